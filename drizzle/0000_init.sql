@@ -19,6 +19,7 @@ CREATE TABLE "offers" (
 	"closed_at" timestamp with time zone,
 	"created_signature" text,
 	"created_slot" bigint,
+	"account_slot" bigint,
 	"last_slot" bigint NOT NULL,
 	"indexed_at" timestamp with time zone DEFAULT now() NOT NULL
 );
@@ -95,7 +96,7 @@ CREATE INDEX "offers_maker_created_idx" ON "offers" USING btree ("maker","create
 CREATE INDEX "offers_token_created_idx" ON "offers" USING btree ("token_mint","created_at" DESC NULLS LAST,"pda" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "offers_payment_created_idx" ON "offers" USING btree ("payment_mint","created_at" DESC NULLS LAST,"pda" DESC NULLS LAST);--> statement-breakpoint
 CREATE INDEX "offers_active_side_created_idx" ON "offers" USING btree ("side","created_at" DESC NULLS LAST,"pda" DESC NULLS LAST) WHERE state = 'active';--> statement-breakpoint
-CREATE INDEX "offers_active_book_idx" ON "offers" USING btree ("token_mint","payment_mint","side","price","created_at" DESC NULLS LAST,"pda" DESC NULLS LAST) WHERE state = 'active';--> statement-breakpoint
+CREATE INDEX "offers_active_book_idx" ON "offers" USING btree ("token_mint","payment_mint","side","price") WHERE state = 'active';--> statement-breakpoint
 CREATE INDEX "offers_active_expiry_idx" ON "offers" USING btree ("expires_at") WHERE state = 'active';--> statement-breakpoint
 CREATE INDEX "offers_active_maker_expiry_idx" ON "offers" USING btree ("maker","expires_at") WHERE state = 'active';--> statement-breakpoint
 CREATE INDEX "fills_feed_idx" ON "fills" USING btree ("slot" DESC NULLS LAST,"signature" DESC NULLS LAST,"ix_index" DESC NULLS LAST);--> statement-breakpoint

@@ -1,11 +1,11 @@
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import path from "node:path";
 import postgres from "postgres";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "./embedded";
+import { EMBEDDED_URL_FILE, embeddedDatabaseUrl } from "./embedded-url";
 
 /** Where `npm start` keeps the embedded cluster, and the file that says how to reach it. */
 export const EMBEDDED_DATA_DIR = path.resolve(".data/pg");
-const EMBEDDED_URL_FILE = path.resolve(".data/database-url");
 export const EMBEDDED_DATABASE = "offer_book";
 
 export interface ResolvedDatabase {
@@ -48,10 +48,8 @@ export async function resolveDatabase(
   log: (line: string) => void = () => {},
 ): Promise<ResolvedDatabase> {
   if (databaseUrl) return { url: databaseUrl };
-  if (existsSync(EMBEDDED_URL_FILE)) {
-    const url = readFileSync(EMBEDDED_URL_FILE, "utf8").trim();
-    if (await reachable(url)) return { url };
-  }
+  const running = embeddedDatabaseUrl();
+  if (running && (await reachable(running))) return { url: running };
   const embedded = await startEmbeddedPostgres({ dataDir: EMBEDDED_DATA_DIR, persistent: true, log });
   const url = await createDatabaseIfMissing(embedded.adminUrl, EMBEDDED_DATABASE);
   writeFileSync(EMBEDDED_URL_FILE, `${url}\n`);

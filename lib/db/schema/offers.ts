@@ -30,6 +30,11 @@ export const offers = pgTable(
     closedAt: timestamp("closed_at", { withTimezone: true }),
     createdSignature: text("created_signature"),
     createdSlot: bigint("created_slot", { mode: "bigint" }),
+    /**
+     * Slot of the account snapshot that remaining_size and state were last taken
+     * from; fills at or before it are already reflected in them.
+     */
+    accountSlot: bigint("account_slot", { mode: "bigint" }),
     lastSlot: bigint("last_slot", { mode: "bigint" }).notNull(),
     indexedAt: timestamp("indexed_at", { withTimezone: true }).notNull().defaultNow(),
   },
@@ -42,9 +47,7 @@ export const offers = pgTable(
     index("offers_token_created_idx").on(t.tokenMint, t.createdAt.desc(), t.pda.desc()),
     index("offers_payment_created_idx").on(t.paymentMint, t.createdAt.desc(), t.pda.desc()),
     index("offers_active_side_created_idx").on(t.side, t.createdAt.desc(), t.pda.desc()).where(sql`state = 'active'`),
-    index("offers_active_book_idx")
-      .on(t.tokenMint, t.paymentMint, t.side, t.price, t.createdAt.desc(), t.pda.desc())
-      .where(sql`state = 'active'`),
+    index("offers_active_book_idx").on(t.tokenMint, t.paymentMint, t.side, t.price).where(sql`state = 'active'`),
     // Active offers past their expiry count as expired until cranked; these make that count cheap.
     index("offers_active_expiry_idx").on(t.expiresAt).where(sql`state = 'active'`),
     index("offers_active_maker_expiry_idx").on(t.maker, t.expiresAt).where(sql`state = 'active'`),

@@ -1,0 +1,14 @@
+import { address, parsePathParam, parseQuery } from "@/lib/http/params";
+import { checkPage, makerOfferListQuery } from "@/lib/http/query-schemas";
+import { CACHE } from "@/lib/http/response";
+import { listOffers } from "@/lib/queries/offers";
+import { database, route } from "@/lib/runtime";
+
+export const dynamic = "force-dynamic";
+
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route(async (_request, url, params) => {
+  const maker = parsePathParam("maker", String(params.maker), address("maker"));
+  const query = parseQuery(url, makerOfferListQuery);
+  checkPage(query);
+  return { body: { text: await listOffers(database(), { ...query, maker }) }, cache: CACHE.list };
+});

@@ -1,0 +1,11 @@
+import { address, parsePathParam } from "@/lib/http/params";
+import { CACHE } from "@/lib/http/response";
+import { makerStats } from "@/lib/queries/stats";
+import { database, route } from "@/lib/runtime";
+
+export const dynamic = "force-dynamic";
+
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route(async (_request, _url, params) => {
+  const maker = parsePathParam("maker", String(params.maker), address("maker"));
+  return { body: { text: await makerStats(database(), maker) }, cache: CACHE.maker };
+});

@@ -1,0 +1,14 @@
+import { notFound } from "@/lib/http/errors";
+import { address, parsePathParam } from "@/lib/http/params";
+import { CACHE } from "@/lib/http/response";
+import { getOffer } from "@/lib/queries/offers";
+import { database, route } from "@/lib/runtime";
+
+export const dynamic = "force-dynamic";
+
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route(async (_request, _url, params) => {
+  const pda = parsePathParam("pda", String(params.pda), address("pda"));
+  const offer = await getOffer(database(), pda);
+  if (offer === undefined) throw notFound(`offer ${pda} is unknown to the indexer`);
+  return { body: { text: offer }, cache: CACHE.offer };
+});

@@ -1,0 +1,21 @@
+import { CACHE } from "@/lib/http/response";
+import { route } from "@/lib/runtime";
+
+export const dynamic = "force-dynamic";
+
+const ENDPOINTS = [
+  "GET /v1/offers",
+  "GET /v1/offers/:pda",
+  "GET /v1/offers/:pda/fills",
+  "GET /v1/fills",
+  "GET /v1/makers/:maker/stats",
+  "GET /v1/makers/:maker/offers",
+  "GET /v1/stats",
+  "GET /v1/tokens?mints=",
+  "GET /v1/trending",
+];
+
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route(async () => ({
+  body: { value: { version: "v1", endpoints: ENDPOINTS } },
+  cache: CACHE.tokens,
+}));

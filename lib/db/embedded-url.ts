@@ -1,0 +1,13 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+
+/** Written by whoever starts the embedded cluster, so other processes of this checkout find it. */
+export const EMBEDDED_URL_FILE = path.resolve(".data/database-url");
+
+export function embeddedDatabaseUrl(): string | undefined {
+  try {
+    return readFileSync(EMBEDDED_URL_FILE, "utf8").trim() || undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,78 @@
+import bs58 from "bs58";
+import { z } from "zod";
+import { ApiError } from "./errors";
+
+// Query and path parameters as api-decisions.md fixes them. Each schema's
+// message is the one the client reads, so it names the rule, not the parser.
+
+const decodesTo32Bytes = (value: string): boolean => {
+  try {
+    return bs58.decode(value).length === 32;
+  } catch {
+    return false;
+  }
+};
+
+export const address = (what: string) =>
+  z.string().refine(decodesTo32Bytes, { message: `${what} must be a base58 address of 32 bytes` });
+
+const integerString = /^-?\d+$/;
+const integer = (name: string, min: number, max: number) =>
+  z
+    .string()
+    .regex(integerString, { message: `${name} must be an integer from ${min} to ${max}` })
+    .transform(Number)
+    .refine((n) => n >= min && n <= max, { message: `${name} must be an integer from ${min} to ${max}` });
+
+export const MAX_LIMIT = 200;
+export const DEFAULT_LIMIT = 50;
+export const MAX_OFFSET = 100_000;
+
+/** limit: integer >= 1, clamped to 200. */
+export const limit = z
+  .string()
+  .regex(integerString, { message: `limit must be an integer from 1 to ${MAX_LIMIT}` })
+  .transform(Number)
+  .refine((n) => n >= 1, { message: `limit must be an integer from 1 to ${MAX_LIMIT}` })
+  .transform((n) => Math.min(n, MAX_LIMIT))
+  .default(DEFAULT_LIMIT);
+
+export const offset = integer("offset", 0, MAX_OFFSET).default(0);
+
+export const OFFER_STATUSES = ["open", "filled", "expired", "cancelled"] as const;
+export type OfferStatus = (typeof OFFER_STATUSES)[number];
+export const status = z.enum(OFFER_STATUSES, { message: `status must be one of ${OFFER_STATUSES.join(", ")}` });
+
+export const SIDES = ["sell", "buy"] as const;
+export type Side = (typeof SIDES)[number];
+export const side = z.enum(SIDES, { message: "side must be sell or buy" });
+
+/** Unix seconds; large enough for any timestamptz PostgreSQL accepts. */
+export const unixSeconds = (name: string) => integer(name, 0, 253_402_300_799);
+
+export const cursor = z.string().regex(/^[A-Za-z0-9_-]{1,200}$/, { message: "cursor must be a nextCursor value from an earlier page" });
+
+/**
+ * Parses the query against a schema of the parameters a route reads; other
+ * parameters are ignored. The first failure becomes a 400 naming the parameter.
+ */
+export function parseQuery<S extends z.ZodRawShape>(url: URL, shape: S): z.infer<z.ZodObject<S>> {
+  const raw: Record<string, string> = {};
+  for (const key of Object.keys(shape)) {
+    const value = url.searchParams.get(key);
+    // An empty value is treated as absent, as most HTML forms send one.
+    if (value !== null && value !== "") raw[key] = value;
+  }
+  const result = z.object(shape).safeParse(raw);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const param = String(issue?.path[0] ?? "query");
+  throw new ApiError("invalid_parameter", issue?.message ?? `${param} is invalid`, param);
+}
+
+/** Validates one path segment. */
+export function parsePathParam<T>(name: string, value: string, schema: z.ZodType<T>): T {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw new ApiError("invalid_parameter", result.error.issues[0]?.message ?? `${name} is invalid`, name);
+}

@@ -1,0 +1,98 @@
+import { ApiError } from "./errors";
+import type { RateLimiter } from "./rate-limit";
+import { CACHE, CORS_HEADERS, jsonResponse, type JsonBody } from "./response";
+
+export interface Reply {
+  body: JsonBody;
+  cache: string;
+  status?: number;
+}
+
+export interface RouteDeps {
+  limiter(): RateLimiter;
+  trustProxy(): boolean;
+  log(error: unknown, request: Request): void;
+}
+
+type Params = Record<string, string | string[] | undefined>;
+type RouteContext = { params: Promise<Params> };
+type Handler = (request: Request, url: URL, params: Params) => Promise<Reply>;
+
+const ALLOW = "GET, HEAD, OPTIONS";
+
+/** Connection-level failures and server shutdowns: the database is unreachable, not the request wrong. */
+const UNAVAILABLE_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "ENOTFOUND",
+  "CONNECT_TIMEOUT",
+  "CONNECTION_CLOSED",
+  "CONNECTION_ENDED",
+  "CONNECTION_DESTROYED",
+  "57P01", // admin_shutdown
+  "57P02", // crash_shutdown
+  "57P03", // cannot_connect_now
+  "53300", // too_many_connections
+  "3D000", // invalid_catalog_name: the database does not exist (yet)
+]);
+
+export function isUnavailable(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === "string" && (UNAVAILABLE_CODES.has(code) || code.startsWith("08"));
+}
+
+export function errorResponse(error: ApiError): Response {
+  return jsonResponse({ value: error.body }, error.status, CACHE.none, error.headers);
+}
+
+/** The client's address for its request budget: the proxy's word when trusted, else the nearest hop. */
+export function clientKey(request: Request, trustProxy: boolean): string {
+  const hops = (request.headers.get("x-forwarded-for") ?? "").split(",").map((h) => h.trim()).filter(Boolean);
+  return (trustProxy ? hops[0] : hops.at(-1)) ?? "unknown";
+}
+
+/**
+ * Wraps a read handler into the methods of a /v1 route: GET and HEAD run it,
+ * OPTIONS answers CORS preflight, everything else is 405. Every failure leaves
+ * as the one JSON error shape; nothing below a route builds an error response.
+ */
+export function createRoute(deps: RouteDeps) {
+  return function route(handler: Handler) {
+    const GET = async (request: Request, context: RouteContext): Promise<Response> => {
+      try {
+        // The budget is a soft guard: if its store (Redis) is down, serve rather than refuse.
+        const decision = await deps
+          .limiter()
+          .take(clientKey(request, deps.trustProxy()))
+          .catch((error: unknown) => {
+            deps.log(error, request);
+            return { allowed: true, retryAfter: 0 };
+          });
+        if (!decision.allowed) {
+          throw new ApiError("rate_limited", "too many requests: slow down and retry after the delay given", undefined, {
+            "retry-after": String(decision.retryAfter),
+          });
+        }
+        const url = new URL(request.url);
+        const reply = await handler(request, url, await context.params);
+        return jsonResponse(reply.body, reply.status ?? 200, reply.cache);
+      } catch (error) {
+        if (error instanceof ApiError) return errorResponse(error);
+        if (isUnavailable(error)) {
+          deps.log(error, request);
+          return errorResponse(new ApiError("unavailable", "the database is unreachable; try again shortly", undefined, { "retry-after": "5" }));
+        }
+        deps.log(error, request);
+        return errorResponse(new ApiError("internal_error", "internal error"));
+      }
+    };
+    const OPTIONS = async (): Promise<Response> =>
+      new Response(null, { status: 204, headers: { ...CORS_HEADERS, allow: ALLOW } });
+    const notAllowed = async (request: Request): Promise<Response> =>
+      errorResponse(
+        new ApiError("method_not_allowed", `${request.method} is not allowed: this API is read-only (GET)`, undefined, { allow: ALLOW }),
+      );
+    return { GET, HEAD: GET, OPTIONS, POST: notAllowed, PUT: notAllowed, PATCH: notAllowed, DELETE: notAllowed };
+  };
+}

@@ -1,0 +1,54 @@
+import Redis from "ioredis";
+import pino from "pino";
+import { connect, type Database } from "./db/client";
+import { embeddedDatabaseUrl } from "./db/embedded-url";
+import { env } from "./env";
+import { memoryRateLimiter, redisRateLimiter, unlimited, type RateLimiter } from "./http/rate-limit";
+import { createRoute } from "./http/route";
+
+// The web process's shared objects, made on first use and kept on globalThis
+// so that development hot reloads reuse one pool instead of leaking them.
+
+interface Runtime {
+  db?: Database;
+  limiter?: RateLimiter;
+  redis?: Redis;
+}
+
+const globalRuntime = globalThis as typeof globalThis & { __offerBookRuntime?: Runtime };
+const runtime: Runtime = (globalRuntime.__offerBookRuntime ??= {});
+
+export const logger = pino({ level: env().LOG_LEVEL, base: { service: "web" } });
+
+export function database(): Database {
+  if (!runtime.db) {
+    const url = env().DATABASE_URL ?? embeddedDatabaseUrl();
+    // Unset and no embedded cluster: answered as 503 until one is configured.
+    if (!url) throw Object.assign(new Error("DATABASE_URL is not set and no embedded database runs"), { code: "ECONNREFUSED" });
+    runtime.db = connect(url, { max: env().DATABASE_POOL_SIZE, applicationName: "offer-book-web" });
+  }
+  return runtime.db;
+}
+
+export function redis(): Redis | undefined {
+  const url = env().REDIS_URL;
+  if (!url) return undefined;
+  runtime.redis ??= new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
+  return runtime.redis;
+}
+
+function limiter(): RateLimiter {
+  if (!runtime.limiter) {
+    const rpm = env().RATE_LIMIT_RPM;
+    const shared = redis();
+    const options = { limit: rpm, windowSeconds: 60 };
+    runtime.limiter = rpm === 0 ? unlimited : shared ? redisRateLimiter(shared, options) : memoryRateLimiter(options);
+  }
+  return runtime.limiter;
+}
+
+export const route = createRoute({
+  limiter,
+  trustProxy: () => env().TRUST_PROXY,
+  log: (error, request) => logger.error({ err: error, url: request.url }, "request failed"),
+});

@@ -1,0 +1,3 @@
+export * from "./executor";
+export * from "./offers";
+export * from "./fills";

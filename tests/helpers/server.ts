@@ -1,0 +1,67 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import { freePort } from "../../lib/db/embedded";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
+
+export interface WebServer {
+  baseUrl: string;
+  get(pathAndQuery: string, init?: RequestInit): Promise<Response>;
+  /** GET and parse: the status, headers and JSON body. */
+  json<T = any>(pathAndQuery: string, init?: RequestInit): Promise<{ status: number; headers: Headers; body: T }>;
+  stop(): Promise<void>;
+}
+
+async function waitUntilServing(baseUrl: string, child: ChildProcess, output: () => string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}:\n${output()}`);
+    try {
+      const response = await fetch(`${baseUrl}/v1`);
+      await response.arrayBuffer();
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  throw new Error(`next start did not answer within 60 s:\n${output()}`);
+}
+
+/** The production Next.js server (`next start`) as its own process, on a free port. */
+export async function startWebServer(env: Record<string, string>): Promise<WebServer> {
+  const port = await freePort();
+  const child = spawn(process.execPath, [NEXT_BIN, "start", "-p", String(port), "-H", "127.0.0.1"], {
+    cwd: ROOT,
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", LOG_LEVEL: "silent", ...env, PORT: String(port) },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (d) => (output += d));
+  child.stderr?.on("data", (d) => (output += d));
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitUntilServing(baseUrl, child, () => output);
+  const get = (p: string, init?: RequestInit) => fetch(`${baseUrl}${p}`, init);
+  return {
+    baseUrl,
+    get,
+    async json(p, init) {
+      const response = await get(p, init);
+      const text = await response.text();
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        throw new Error(`${p} answered ${response.status} with a body that is not JSON: ${text.slice(0, 300)}`);
+      }
+      return { status: response.status, headers: response.headers, body: body as any };
+    },
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+      if (child.exitCode === null) child.kill("SIGKILL");
+    },
+  };
+}

@@ -25,7 +25,12 @@ export function database(): Database {
     const url = env().DATABASE_URL ?? embeddedDatabaseUrl();
     // Unset and no embedded cluster: answered as 503 until one is configured.
     if (!url) throw Object.assign(new Error("DATABASE_URL is not set and no embedded database runs"), { code: "ECONNREFUSED" });
-    runtime.db = connect(url, { max: env().DATABASE_POOL_SIZE, applicationName: "offer-book-web" });
+    runtime.db = connect(url, {
+      max: env().DATABASE_POOL_SIZE,
+      applicationName: "offer-book-web",
+      statementTimeoutMs: 10_000,
+      connectTimeoutSeconds: 3,
+    });
   }
   return runtime.db;
 }

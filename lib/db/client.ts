@@ -8,15 +8,20 @@ export interface ConnectOptions {
   max?: number;
   /** Name shown in pg_stat_activity. */
   applicationName?: string;
+  /** Bound on a query's run time, so a request never hangs on a stuck statement. */
+  statementTimeoutMs?: number;
+  connectTimeoutSeconds?: number;
 }
 
 export function connect(url: string, options: ConnectOptions = {}): Database {
   const client = postgres(url, {
     max: options.max ?? 10,
-    // numeric and int8 arrive as strings; bigint columns are mapped by drizzle,
-    // and raw reads cast amounts to text themselves.
     onnotice: () => {},
-    connection: { application_name: options.applicationName ?? "offer-book" },
+    connect_timeout: options.connectTimeoutSeconds ?? 10,
+    connection: {
+      application_name: options.applicationName ?? "offer-book",
+      ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+    },
   });
   return drizzle(client, { schema });
 }

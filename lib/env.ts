@@ -31,6 +31,16 @@ export const serverEnvSchema = z.object({
   TRUST_PROXY: booleanFlag,
   /** Set by `npm start` when it runs the local demo cluster. */
   LOCAL_DEMO_CLUSTER: booleanFlag,
+  /** The scanner worker. */
+  SCAN_INTERVAL_MS: positiveInt(1000),
+  SCAN_BATCH_SIZE: positiveInt(250),
+  RPC_BATCH: booleanFlag,
+  /** Requests per second the worker may send the RPC; 0: no budget (a local node). */
+  RPC_RPS: z.coerce.number().min(0).default(0),
+  RPC_CONCURRENCY: positiveInt(16),
+  RPC_TIMEOUT_MS: positiveInt(15_000),
+  RECONCILE_INTERVAL_MS: positiveInt(300_000),
+  WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
 });
 

@@ -29,6 +29,8 @@ export interface EmbeddedOptions {
   persistent: boolean;
   port?: number;
   log?: (line: string) => void;
+  /** Extra server settings, e.g. ["-c", "shared_buffers=1GB"]. */
+  settings?: string[];
 }
 
 const USER = "postgres";
@@ -54,6 +56,7 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
       "-c", "max_connections=200",
       // A throwaway test cluster need not survive a power cut.
       ...(options.persistent ? [] : ["-c", "fsync=off", "-c", "synchronous_commit=off"]),
+      ...(options.settings ?? []),
     ],
     onLog: (m) => log(String(m).trim()),
     onError: (m) => log(String(m instanceof Error ? m.message : m).trim()),

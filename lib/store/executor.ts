@@ -1,4 +1,10 @@
-import type { Database } from "../db/client";
+import type postgres from "postgres";
 
-/** A database or a transaction on it: every store function runs in either. */
-export type Executor = Database | Parameters<Parameters<Database["transaction"]>[0]>[0];
+/**
+ * What the store writes through: the postgres.js client or a transaction on
+ * it. Store functions return the query without awaiting it, so a caller can
+ * await it alone or pipeline many, in order, inside one transaction
+ * (`sql.begin(tx => [...])`).
+ */
+export type Writer = postgres.Sql | postgres.TransactionSql;
+export type Pending<T extends readonly object[] = postgres.Row[]> = postgres.PendingQuery<T>;

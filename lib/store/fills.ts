@@ -1,5 +1,4 @@
-import { sql } from "drizzle-orm";
-import type { Executor } from "./executor";
+import type { Pending, Writer } from "./executor";
 
 /** A take_offer as the worker decoded and priced it; maker, mints and side come from the offer row. */
 export interface NewFill {
@@ -19,20 +18,21 @@ export type FillOutcome = "recorded" | "duplicate" | "offer_missing";
 /**
  * Records one fill and applies it to its offer in one statement: the fill row
  * is inserted once (keyed by signature and position), and only a newly
- * inserted fill lowers remaining_size, so a replay changes nothing. At zero
- * remaining the offer becomes filled. Aggregates follow by trigger.
+ * inserted fill lowers remaining_size (unless the row reflects an account read
+ * at or after the fill), so a replay changes nothing. At zero remaining the
+ * offer becomes filled. Aggregates follow by trigger.
  */
-export async function recordFill(db: Executor, fill: NewFill): Promise<FillOutcome> {
-  const result = await db.execute<{ outcome: FillOutcome }>(sql`
+export function recordFill(sql: Writer, f: NewFill): Pending<{ outcome: FillOutcome }[]> {
+  return sql<{ outcome: FillOutcome }[]>`
     with offer as (
-      select pda, maker, token_mint, payment_mint, side from offers where pda = ${fill.offerPda}
+      select pda, maker, token_mint, payment_mint, side from offers where pda = ${f.offerPda}
     ),
     inserted as (
       insert into fills (signature, ix_index, offer_pda, maker, taker, token_mint, payment_mint, side,
         fill_amount, payment_amount, fee_amount, block_time, slot)
-      select ${fill.signature}, ${fill.ixIndex}, pda, maker, ${fill.taker}, token_mint, payment_mint, side,
-        ${fill.fillAmount.toString()}::numeric, ${fill.paymentAmount.toString()}::numeric, ${fill.feeAmount.toString()}::numeric,
-        ${fill.blockTime.toISOString()}::timestamptz, ${fill.slot.toString()}::bigint
+      select ${f.signature}, ${f.ixIndex}, pda, maker, ${f.taker}, token_mint, payment_mint, side,
+        ${f.fillAmount.toString()}::numeric, ${f.paymentAmount.toString()}::numeric, ${f.feeAmount.toString()}::numeric,
+        ${f.blockTime.toISOString()}::timestamptz, ${f.slot.toString()}::bigint
       from offer
       on conflict do nothing
       returning offer_pda, fill_amount, slot
@@ -41,6 +41,7 @@ export async function recordFill(db: Executor, fill: NewFill): Promise<FillOutco
       update offers o set
         remaining_size = o.remaining_size - i.fill_amount,
         state = case when o.state = 'active' and o.remaining_size = i.fill_amount then 'filled' else o.state end,
+        ended_signature = case when o.state = 'active' and o.remaining_size = i.fill_amount then ${f.signature} else o.ended_signature end,
         last_slot = greatest(o.last_slot, i.slot)
       from inserted i
       where o.pda = i.offer_pda and (o.account_slot is null or o.account_slot < i.slot)
@@ -50,6 +51,5 @@ export async function recordFill(db: Executor, fill: NewFill): Promise<FillOutco
       when exists (select 1 from inserted) then 'recorded'
       when exists (select 1 from offer) then 'duplicate'
       else 'offer_missing' end as outcome,
-      (select count(*) from applied) as applied`);
-  return result[0]!.outcome;
+      (select count(*) from applied) as applied`;
 }

@@ -1,3 +1,4 @@
 export * from "./executor";
 export * from "./offers";
 export * from "./fills";
+export * from "./transactions";

@@ -48,8 +48,8 @@ const offerOf = (f: NewFill) => offers.find((o) => o.pda === f.offerPda)!;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  for (const offer of offers) await insertOffer(database.db, offer);
-  for (const fill of fills) await recordFill(database.db, fill);
+  for (const offer of offers) await insertOffer(database.db.$client, offer);
+  for (const fill of fills) await recordFill(database.db.$client, fill);
   server = await startWebServer({ DATABASE_URL: database.url });
 });
 

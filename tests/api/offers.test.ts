@@ -49,8 +49,8 @@ const withStatus = (status: string) => seeded.filter((_, i) => expectedStatus(i)
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  for (const offer of seeded) await insertOffer(database.db, offer);
-  for (const [i, state] of Object.entries(ENDED)) await endOffer(database.db, seeded[Number(i)]!.pda, state, 150n);
+  for (const offer of seeded) await insertOffer(database.db.$client, offer);
+  for (const [i, state] of Object.entries(ENDED)) await endOffer(database.db.$client, seeded[Number(i)]!.pda, state, 150n);
   server = await startWebServer({ DATABASE_URL: database.url });
 });
 

@@ -36,10 +36,10 @@ const fills: NewFill[] = [
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  for (const offer of offers) await insertOffer(database.db, offer);
-  for (const fill of fills) await recordFill(database.db, fill);
-  await endOffer(database.db, offers[4]!.pda, "cancelled", 400n);
-  await endOffer(database.db, offers[5]!.pda, "expired", 400n);
+  for (const offer of offers) await insertOffer(database.db.$client, offer);
+  for (const fill of fills) await recordFill(database.db.$client, fill);
+  await endOffer(database.db.$client, offers[4]!.pda, "cancelled", 400n);
+  await endOffer(database.db.$client, offers[5]!.pda, "expired", 400n);
   server = await startWebServer({ DATABASE_URL: database.url });
 });
 

@@ -29,6 +29,9 @@ export const offers = pgTable(
     /** When close_offer deleted the account; the row stays for history. */
     closedAt: timestamp("closed_at", { withTimezone: true }),
     createdSignature: text("created_signature"),
+    /** The transactions that ended (cancel/expire/last fill) and closed the offer, so a dropped one can be undone. */
+    endedSignature: text("ended_signature"),
+    closedSignature: text("closed_signature"),
     createdSlot: bigint("created_slot", { mode: "bigint" }),
     /**
      * Slot of the account snapshot that remaining_size and state were last taken

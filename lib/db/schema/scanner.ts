@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { bigint, boolean, index, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
 /** Where the scanner stands on one program: the newest signature it has applied. */
@@ -19,6 +20,8 @@ export const scannedTransactions = pgTable(
     slot: bigint("slot", { mode: "bigint" }).notNull(),
     blockTime: timestamp("block_time", { withTimezone: true }),
     failed: boolean("failed").notNull().default(false),
+    /** Offers the transaction changed, so undoing it touches only them. */
+    offerPdas: text("offer_pdas").array().notNull().default(sql`'{}'`),
     finalized: boolean("finalized").notNull().default(false),
   },
   (t) => [index("scanned_transactions_slot_idx").on(t.slot)],

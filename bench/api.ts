@@ -1,0 +1,182 @@
+import autocannon from "autocannon";
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync } from "node:fs";
+import path from "node:path";
+import postgres from "postgres";
+import { freePort, startEmbeddedPostgres } from "../lib/db/embedded";
+import { migrateDatabase } from "../lib/db/migrate";
+import { createDatabaseIfMissing } from "../lib/db/resolve";
+import { FILLS, generate, OFFERS, PAYMENT_MINTS } from "./api-data";
+
+// npm run bench:api — the /v1 endpoints under load at 32 connections, each
+// beside a bare node:http + postgres server running the same query, in one run.
+// BENCH_DATABASE_URL: a PostgreSQL server to use (else an embedded one under .data/bench-pg).
+// BENCH_SECONDS: seconds of load per endpoint and server (default 10).
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const CONNECTIONS = 32;
+const log = (line: string) => console.log(`[bench] ${line}`);
+
+async function database(): Promise<{ url: string; stop: () => Promise<void> }> {
+  let adminUrl = process.env.BENCH_DATABASE_URL;
+  let stop = async () => {};
+  if (!adminUrl) {
+    const embedded = await startEmbeddedPostgres({
+      dataDir: path.join(ROOT, ".data/bench-pg"),
+      persistent: true,
+      settings: ["-c", "shared_buffers=2GB", "-c", "work_mem=32MB", "-c", "max_wal_size=4GB", "-c", "jit=off"],
+    });
+    adminUrl = embedded.adminUrl;
+    stop = () => embedded.stop();
+  }
+  const name = "offer_book_bench";
+  const url = await createDatabaseIfMissing(adminUrl, name);
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  const [meta] = await sql`select offers, fills from bench_meta`.catch(() => [undefined]);
+  await sql.end();
+  if (meta?.offers === OFFERS && meta?.fills === FILLS && !process.env.BENCH_REGENERATE) {
+    log(`reusing ${name}: ${OFFERS.toLocaleString()} offers, ${FILLS.toLocaleString()} fills`);
+    return { url, stop };
+  }
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`drop database if exists ${name} with (force)`);
+  await admin.unsafe(`create database ${name}`);
+  await admin.end();
+  await migrateDatabase(url);
+  log(`generating ${OFFERS.toLocaleString()} offers and ${FILLS.toLocaleString()} fills`);
+  const gen = postgres(url, { max: 1, onnotice: () => {} });
+  await generate(gen, log);
+  await gen.end();
+  return { url, stop };
+}
+
+function spawnServer(args: string[], env: Record<string, string>, ready: (out: string) => boolean): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe", "ipc"] });
+    let out = "";
+    const check = (d: Buffer) => {
+      out += d;
+      if (ready(out)) resolve(child);
+    };
+    child.stdout!.on("data", check);
+    child.stderr!.on("data", (d) => (out += d));
+    child.on("message", () => resolve(child));
+    child.on("exit", (code) => reject(new Error(`server exited (${code}): ${out}`)));
+  });
+}
+
+interface Load {
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+}
+
+async function load(baseUrl: string, paths: string[], seconds: number): Promise<Load> {
+  let i = 0;
+  const result = await autocannon({
+    url: baseUrl,
+    connections: CONNECTIONS,
+    duration: seconds,
+    requests: [{ setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length]! }) }],
+  });
+  return {
+    rps: result.requests.average,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.non2xx + result.errors + result.timeouts,
+  };
+}
+
+async function samples(url: string) {
+  const sql = postgres(url, { max: 1 });
+  const pick = async (query: string) => (await sql.unsafe(query)).map((r) => String(r.v));
+  const makers = await pick("select maker as v from offers where state = 'active' group by maker limit 200");
+  const takers = await pick("select taker as v from fills tablesample system (0.1) limit 200");
+  const tokens = await pick("select distinct token_mint as v from offers limit 50");
+  const pdas = await pick("select offer_pda as v from fills tablesample system (0.1) limit 200");
+  const [range] = await sql`select extract(epoch from max(block_time))::bigint as hi from fills`;
+  const naiveStart = performance.now();
+  await sql`select payment_mint, sum(fee_amount), sum(payment_amount) from fills group by payment_mint`;
+  const naiveMs = performance.now() - naiveStart;
+  await sql.end();
+  return { makers, takers, tokens, pdas, hi: Number(range!.hi), naiveMs };
+}
+
+const each = <T>(values: T[], f: (v: T) => string) => values.map(f);
+
+async function main() {
+  const db = await database();
+  const s = await samples(db.url);
+  const day = 86_400;
+  const scenarios: [string, string[]][] = [
+    // No database: what the framework itself costs a request, against a bare constant reply.
+    ["GET /v1 (no query: ceiling)", ["/v1"]],
+    ["/v1/stats", ["/v1/stats"]],
+    ["/v1/offers (open)", ["/v1/offers"]],
+    ["/v1/offers?maker", each(s.makers, (m) => `/v1/offers?maker=${m}`)],
+    ["/v1/offers?tokenMint", each(s.tokens, (t) => `/v1/offers?tokenMint=${t}`)],
+    ["/v1/offers?paymentMint", each(PAYMENT_MINTS, (p) => `/v1/offers?paymentMint=${p}`)],
+    ["/v1/offers?side", ["/v1/offers?side=buy", "/v1/offers?side=sell"]],
+    ["/v1/offers?status=filled", ["/v1/offers?status=filled"]],
+    ["/v1/offers?status=expired", ["/v1/offers?status=expired"]],
+    ["/v1/offers?sort=price (book)", each(s.tokens, (t) => `/v1/offers?sort=price&tokenMint=${t}&paymentMint=${PAYMENT_MINTS[0]}&side=sell`)],
+    ["/v1/offers/:pda", each(s.pdas, (p) => `/v1/offers/${p}`)],
+    ["/v1/offers/:pda/fills", each(s.pdas, (p) => `/v1/offers/${p}/fills`)],
+    ["/v1/fills", ["/v1/fills"]],
+    ["/v1/fills?taker", each(s.takers, (t) => `/v1/fills?taker=${t}`)],
+    ["/v1/fills?maker", each(s.makers, (m) => `/v1/fills?maker=${m}`)],
+    ["/v1/fills?offerPda", each(s.pdas, (p) => `/v1/fills?offerPda=${p}`)],
+    ["/v1/fills?tokenMint", each(s.tokens, (t) => `/v1/fills?tokenMint=${t}`)],
+    ["/v1/fills?paymentMint", each(PAYMENT_MINTS, (p) => `/v1/fills?paymentMint=${p}`)],
+    ["/v1/fills?fromTime&toTime", Array.from({ length: 50 }, (_, i) => `/v1/fills?fromTime=${s.hi - (i + 2) * 7 * day}&toTime=${s.hi - (i + 1) * 7 * day}`)],
+    ["/v1/makers/:maker/stats", each(s.makers, (m) => `/v1/makers/${m}/stats`)],
+    ["/v1/makers/:maker/offers", each(s.makers, (m) => `/v1/makers/${m}/offers`)],
+  ];
+
+  if (!existsSync(path.join(ROOT, ".next/BUILD_ID")) || process.env.BENCH_BUILD) {
+    log("building the app");
+    await new Promise((resolve) => spawn(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "build"], { cwd: ROOT, stdio: "inherit" }).on("exit", resolve));
+  }
+  const [routePort, barePort] = [await freePort(), await freePort()];
+  const common = { DATABASE_URL: db.url, DATABASE_POOL_SIZE: "10", LOG_LEVEL: "warn", NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" };
+  const next = await spawnServer(
+    [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(routePort), "-H", "127.0.0.1"],
+    { ...common, RATE_LIMIT_RPM: "1000000000" },
+    (out) => out.includes("Ready"),
+  );
+  const bare = await spawnServer([path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "bench/bare-main.ts"], { ...common, PORT: String(barePort) }, () => false);
+  const routeUrl = `http://127.0.0.1:${routePort}`;
+  const bareUrl = `http://127.0.0.1:${barePort}`;
+
+  log(`${SECONDS} s per endpoint and server, ${CONNECTIONS} connections; naive SUM over ${FILLS.toLocaleString()} fills: ${s.naiveMs.toFixed(0)} ms`);
+  const rows: string[] = [];
+  const header = "endpoint                        route req/s   p50   p99 | bare req/s   p50   p99 | ratio";
+  console.log(header);
+  const misses: string[] = [];
+  try {
+    for (const [name, paths] of scenarios) {
+      await load(routeUrl, paths, 2); // warm the route's code paths and the buffer cache
+      await load(bareUrl, paths, 2);
+      const route = await load(routeUrl, paths, SECONDS);
+      const baseline = await load(bareUrl, paths, SECONDS);
+      const ratio = route.rps / baseline.rps;
+      const row = `${name.padEnd(31)} ${route.rps.toFixed(0).padStart(11)} ${String(route.p50).padStart(5)} ${String(route.p99).padStart(5)} | ${baseline.rps.toFixed(0).padStart(10)} ${String(baseline.p50).padStart(5)} ${String(baseline.p99).padStart(5)} | ${ratio.toFixed(2)}${route.errors ? `  (${route.errors} errors)` : ""}`;
+      console.log(row);
+      rows.push(row);
+      if (name === "/v1/stats" && route.p50 >= 5) misses.push(`/v1/stats p50 ${route.p50} ms (target < 5 ms)`);
+      if (name !== "/v1/stats" && route.p99 >= 100) misses.push(`${name} p99 ${route.p99} ms (target < 100 ms)`);
+      if (name.includes("ceiling")) continue;
+      if (ratio < 0.6) misses.push(`${name} ratio ${ratio.toFixed(2)} (target >= 0.6)`);
+    }
+  } finally {
+    next.kill("SIGTERM");
+    bare.kill("SIGTERM");
+    await db.stop();
+  }
+  console.log(misses.length ? `targets missed:\n  ${misses.join("\n  ")}` : "all targets met");
+  process.exit(0);
+}
+
+await main();

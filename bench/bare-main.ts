@@ -1,0 +1,6 @@
+import { connect } from "../lib/db/client";
+import { startBareServer } from "./bare-server";
+
+const db = connect(process.env.DATABASE_URL!, { max: Number(process.env.DATABASE_POOL_SIZE ?? 10), applicationName: "bench-bare" });
+await startBareServer(db, Number(process.env.PORT));
+process.send?.("ready");

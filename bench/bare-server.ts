@@ -1,0 +1,65 @@
+import { createServer, type Server } from "node:http";
+import type { Database } from "../lib/db/client";
+import { listFills, listOfferFills } from "../lib/queries/fills";
+import { getOffer, listOffers } from "../lib/queries/offers";
+import { makerStats, protocolStats } from "../lib/queries/stats";
+import type { OfferStatus, Side } from "../lib/http/params";
+
+// The yardstick: node:http and the postgres driver running the very same
+// lib/queries functions, with no framework, validation or rate limit around them.
+
+const opt = (q: URLSearchParams, k: string) => q.get(k) ?? undefined;
+const num = (q: URLSearchParams, k: string, d: number) => (q.has(k) ? Number(q.get(k)) : d);
+
+async function answer(db: Database, url: URL): Promise<string | undefined> {
+  const q = url.searchParams;
+  const parts = url.pathname.split("/").filter(Boolean); // ["v1", ...]
+  if (parts.length === 1) return '{"version":"v1"}';
+  const page = { limit: Math.min(num(q, "limit", 50), 200), offset: num(q, "offset", 0), cursor: opt(q, "cursor") };
+  if (parts[1] === "stats") return protocolStats(db);
+  if (parts[1] === "offers" && parts.length === 2) {
+    return listOffers(db, {
+      status: (opt(q, "status") ?? "open") as OfferStatus,
+      maker: opt(q, "maker"),
+      tokenMint: opt(q, "tokenMint"),
+      paymentMint: opt(q, "paymentMint"),
+      side: opt(q, "side") as Side | undefined,
+      sort: q.get("sort") === "price" ? "price" : "created",
+      ...page,
+    });
+  }
+  if (parts[1] === "offers" && parts.length === 3) return getOffer(db, parts[2]!);
+  if (parts[1] === "offers" && parts[3] === "fills") return listOfferFills(db, parts[2]!, { ...page, limit: num(q, "limit", 200) });
+  if (parts[1] === "fills") {
+    return listFills(db, {
+      taker: opt(q, "taker"),
+      maker: opt(q, "maker"),
+      offerPda: opt(q, "offerPda"),
+      tokenMint: opt(q, "tokenMint"),
+      paymentMint: opt(q, "paymentMint"),
+      fromTime: q.has("fromTime") ? Number(q.get("fromTime")) : undefined,
+      toTime: q.has("toTime") ? Number(q.get("toTime")) : undefined,
+      ...page,
+    });
+  }
+  if (parts[1] === "makers" && parts[3] === "stats") return makerStats(db, parts[2]!);
+  if (parts[1] === "makers" && parts[3] === "offers") {
+    return listOffers(db, { status: (opt(q, "status") ?? "open") as OfferStatus, maker: parts[2]!, ...page });
+  }
+  return undefined;
+}
+
+export function startBareServer(db: Database, port: number): Promise<Server> {
+  const server = createServer((req, res) => {
+    answer(db, new URL(req.url ?? "/", "http://bare"))
+      .then((body) => {
+        res.writeHead(body === undefined ? 404 : 200, { "content-type": "application/json" });
+        res.end(body ?? "{}");
+      })
+      .catch((error: unknown) => {
+        res.writeHead(500, { "content-type": "application/json" });
+        res.end(JSON.stringify({ error: String(error) }));
+      });
+  });
+  return new Promise((resolve) => server.listen(port, "127.0.0.1", () => resolve(server)));
+}

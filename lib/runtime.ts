@@ -5,12 +5,17 @@ import { embeddedDatabaseUrl } from "./db/embedded-url";
 import { env } from "./env";
 import { memoryRateLimiter, redisRateLimiter, unlimited, type RateLimiter } from "./http/rate-limit";
 import { createRoute } from "./http/route";
+import { createTokenService, type TokenService } from "./tokens";
+
+/** Served from public/; the API answers it as an absolute URL on the request's origin. */
+export const PLACEHOLDER_IMAGE_PATH = "/token-placeholder.svg";
 
 // The web process's shared objects, made on first use and kept on globalThis
 // so that development hot reloads reuse one pool instead of leaking them.
 
 interface Runtime {
   db?: Database;
+  tokens?: TokenService;
   limiter?: RateLimiter;
   redis?: Redis;
 }
@@ -40,6 +45,23 @@ export function redis(): Redis | undefined {
   if (!url) return undefined;
   runtime.redis ??= new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
   return runtime.redis;
+}
+
+/** Token metadata and trending, proxied from the provider with one cache and one budget per process (or Redis). */
+export function tokenService(): TokenService {
+  if (!runtime.tokens) {
+    const config = env();
+    runtime.tokens = createTokenService({
+      apiUrl: config.TOKEN_API_URL,
+      apiKey: config.TOKEN_API_KEY,
+      rpm: config.TOKEN_API_RPM,
+      redisUrl: config.REDIS_URL,
+      rpcUrl: config.SOLANA_RPC_URL,
+      placeholderImageUrl: PLACEHOLDER_IMAGE_PATH,
+      onError: (error, context) => logger.warn({ err: error, context }, "token provider trouble"),
+    });
+  }
+  return runtime.tokens;
 }
 
 function limiter(): RateLimiter {

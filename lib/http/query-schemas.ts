@@ -51,3 +51,20 @@ export function checkBookSort(q: { sort: string; tokenMint?: string; paymentMint
   }
   if (q.cursor !== undefined) throw new ApiError("invalid_parameter", "sort=price pages by offset, not by cursor", "cursor");
 }
+
+export const MAX_MINTS = 100;
+
+/** `mints` on /v1/tokens: 1 to 100 comma-separated mints, duplicates folded, in the order asked. */
+export function parseMints(url: URL): string[] {
+  const raw = url.searchParams.get("mints");
+  if (raw === null || raw.trim() === "") {
+    throw new ApiError("missing_parameter", "mints is required: a comma-separated list of base58 mints", "mints");
+  }
+  const mints = [...new Set(raw.split(",").map((m) => m.trim()).filter(Boolean))];
+  if (mints.length === 0) throw new ApiError("missing_parameter", "mints is required: a comma-separated list of base58 mints", "mints");
+  if (mints.length > MAX_MINTS) throw new ApiError("invalid_parameter", `mints takes at most ${MAX_MINTS} distinct mints`, "mints");
+  const check = address("mints");
+  const bad = mints.find((m) => !check.safeParse(m).success);
+  if (bad !== undefined) throw new ApiError("invalid_parameter", `mints must be base58 addresses of 32 bytes; ${bad.slice(0, 60)} is not`, "mints");
+  return mints;
+}

@@ -4,7 +4,8 @@ export const CACHE = {
   list: "public, max-age=2",
   offer: "public, max-age=2",
   maker: "public, max-age=5",
-  tokens: "public, max-age=300",
+  tokens: "public, max-age=60",
+  index: "public, max-age=300",
   trending: "public, max-age=30",
   none: "no-store",
 } as const;
@@ -33,3 +34,21 @@ export function jsonResponse(body: JsonBody, status: number, cache: string, extr
 export function bigintReplacer(_key: string, value: unknown): unknown {
   return typeof value === "bigint" ? value.toString() : value;
 }
+
+/**
+ * The origin the client asked for: its Host header (the proxy's forwarded host
+ * and protocol when the proxy is trusted), not the server's own idea of it.
+ */
+export function requestOrigin(request: Request, trustProxy: boolean): string {
+  const url = new URL(request.url);
+  const forwardedHost = trustProxy ? request.headers.get("x-forwarded-host")?.split(",")[0]?.trim() : undefined;
+  const forwardedProto = trustProxy ? request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() : undefined;
+  const host = forwardedHost || request.headers.get("host") || url.host;
+  return `${forwardedProto || url.protocol.replace(":", "")}://${host}`;
+}
+
+/** A relative image path (the app's own placeholder) made absolute on the origin that was asked. */
+export const onOrigin =
+  (origin: string) =>
+  <T extends { imageUrl: string }>(item: T): T =>
+    item.imageUrl.startsWith("/") ? { ...item, imageUrl: `${origin}${item.imageUrl}` } : item;

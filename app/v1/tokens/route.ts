@@ -1,0 +1,11 @@
+import { parseMints } from "@/lib/http/query-schemas";
+import { env } from "@/lib/env";
+import { CACHE, onOrigin, requestOrigin } from "@/lib/http/response";
+import { route, tokenService } from "@/lib/runtime";
+
+export const dynamic = "force-dynamic";
+
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route(async (request, url) => {
+  const tokens = await tokenService().resolve(parseMints(url));
+  return { body: { value: { tokens: tokens.map(onOrigin(requestOrigin(request, env().TRUST_PROXY))) } }, cache: CACHE.tokens };
+});

@@ -1,0 +1,16 @@
+// The token service as the route handlers and the bench see it. One service
+// per process (it owns the cache, the in-flight calls and, without Redis, the
+// budget), built from the parsed environment:
+//
+//   createTokenService({
+//     apiUrl: env.TOKEN_API_URL, apiKey: env.TOKEN_API_KEY, rpm: env.TOKEN_API_RPM,
+//     redisUrl: env.REDIS_URL, rpcUrl: env.SOLANA_RPC_URL,
+//     placeholderImageUrl: "/token-placeholder.svg",
+//   })
+//
+// resolve() never throws for provider trouble (it degrades to stale, then to
+// chain decimals); trending() throws UpstreamError when nothing can answer.
+export { createTokenService } from "./service";
+export { UpstreamError, isUpstreamError, type UpstreamFailure } from "./errors";
+export type { Token, TrendingItem, TrendingResult, TokenService, TokenServiceConfig, TokenServiceStats } from "./types";
+export { mintDecimals, createChainDecimalsReader, TOKEN_PROGRAM_ID, TOKEN_2022_PROGRAM_ID } from "./chain-decimals";

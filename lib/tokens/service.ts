@@ -1,0 +1,205 @@
+import Redis from "ioredis";
+import { createBatcher, singleFlight } from "./batcher";
+import { bucketShape, queuedBudget } from "./budget";
+import { memorySlotSource } from "./budget-memory";
+import { redisSlotSource } from "./budget-redis";
+import { typedCache, type Entry } from "./cache";
+import { memoryStore, redisStore, tieredStore, type CacheStore } from "./cache-store";
+import { createChainDecimalsReader, MAX_ACCOUNTS_PER_CALL } from "./chain-decimals";
+import { decimalsKey, lookUpChainDecimals } from "./decimals";
+import { UpstreamError } from "./errors";
+import { toMetadata, toToken, toTrendingItem } from "./mapping";
+import { lookUpMetadata, metadataKey, type CachedMetadata } from "./metadata";
+import { createProviderClient, MAX_MINTS_PER_SEARCH } from "./provider-client";
+import { readTrending, trendingKey } from "./trending";
+import type { TokenService, TokenServiceConfig, TokenServiceStats, TrendingItem } from "./types";
+
+const HOUR = 3_600_000;
+/** "For good", as a finite number: an entry's freshness is stored as JSON, where Infinity is not a number. */
+const FOREVER_MS = 100 * 365 * 24 * HOUR;
+/** How long an instance trusts its own copy of a Redis entry. */
+const NEAR_CACHE_MS = 2_000;
+
+function settingsOf(config: TokenServiceConfig) {
+  const unknownTtlMs = config.unknownTtlMs ?? 10 * 60_000;
+  return {
+    now: config.now ?? Date.now,
+    windowMs: config.budgetWindowMs ?? 60_000,
+    maxQueue: config.maxQueue ?? 100,
+    maxQueueWaitMs: config.maxQueueWaitMs ?? 10_000,
+    timeoutMs: config.timeoutMs ?? 5_000,
+    trendingLimit: Math.min(Math.max(1, config.trendingLimit ?? 50), 100),
+    metadataTtlMs: config.metadataTtlMs ?? 6 * HOUR,
+    unknownTtlMs,
+    // Unknown mints are cheap to ask about again and an attacker can invent endless ones: keep them briefly.
+    unknownRetentionMs: Math.max(unknownTtlMs, HOUR),
+    trendingTtlMs: config.trendingTtlMs ?? 60_000,
+    staleRetentionMs: config.staleRetentionMs ?? 7 * 24 * HOUR,
+    staleWaitMs: config.staleWaitMs ?? 1_000,
+    batchWindowMs: config.batchWindowMs ?? 2,
+    defaultBackoffMs: config.defaultRateLimitBackoffMs ?? 30_000,
+    prefix: config.redisKeyPrefix ?? "tokens:v1:",
+    onError: config.onError ?? (() => {}),
+  };
+}
+
+function connectRedis(config: TokenServiceConfig, onError: (e: unknown) => void): { redis?: Redis; owned: boolean } {
+  if (config.redis) return { redis: config.redis, owned: false };
+  if (!config.redisUrl) return { owned: false };
+  // Bounded commands: a Redis that hangs must degrade the cache, not hang the request.
+  const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, commandTimeout: 1_000 });
+  redis.on("error", onError);
+  return { redis, owned: true };
+}
+
+export function createTokenService(config: TokenServiceConfig): TokenService {
+  const s = settingsOf(config);
+  const counters: TokenServiceStats = {
+    upstreamCalls: 0,
+    upstreamSearchCalls: 0,
+    upstreamTrendingCalls: 0,
+    upstreamErrors: 0,
+    upstreamRateLimited: 0,
+    budgetRefusals: 0,
+    chainCalls: 0,
+    chainErrors: 0,
+    staleServed: 0,
+  };
+  const onStale = () => void counters.staleServed++;
+
+  const { redis, owned } = connectRedis(config, (e) => s.onError(e, "redis"));
+  const store: CacheStore = redis
+    ? tieredStore(memoryStore({ now: s.now, maxEntries: 20_000 }), redisStore(redis, s.prefix, (e) => s.onError(e, "redis")), NEAR_CACHE_MS)
+    : memoryStore({ now: s.now });
+  const cache = typedCache(store, s.now);
+
+  const shape = bucketShape(config.rpm, s.windowMs, config.burst);
+  // The budget runs on real time whatever `now` says: it paces real requests against the provider's real window.
+  const slots = redis ? redisSlotSource(redis, `${s.prefix}budget`, shape) : memorySlotSource(shape, Date.now);
+  const budget = queuedBudget(slots, { maxQueue: s.maxQueue, maxWaitMs: s.maxQueueWaitMs, now: Date.now });
+
+  const provider = createProviderClient({
+    apiUrl: config.apiUrl,
+    apiKey: config.apiKey,
+    timeoutMs: s.timeoutMs,
+    budget,
+    defaultBackoffMs: s.defaultBackoffMs,
+    now: s.now,
+    onCall(kind) {
+      counters.upstreamCalls++;
+      if (kind === "search") counters.upstreamSearchCalls++;
+      else counters.upstreamTrendingCalls++;
+    },
+    onFailure(_kind, error) {
+      counters.upstreamErrors++;
+      if (error.failure === "rate_limited") counters.upstreamRateLimited++;
+      s.onError(error, "provider");
+    },
+  });
+
+  const metadataBatcher = createBatcher<CachedMetadata>({
+    maxBatch: MAX_MINTS_PER_SEARCH,
+    windowMs: s.batchWindowMs,
+    async fetch(mints) {
+      const out = new Map<string, CachedMetadata>();
+      // Another request (or instance) may have stored these between our read and this call.
+      const again = await cache.read<CachedMetadata>(mints.map(metadataKey));
+      const missing = mints.filter((mint, i) => {
+        const lookup = again[i]!;
+        if (lookup.state === "fresh") out.set(mint, lookup.entry.value);
+        return lookup.state !== "fresh";
+      });
+      if (missing.length === 0) return out;
+      let found;
+      try {
+        found = await provider.searchMints(missing);
+      } catch (error) {
+        if (error instanceof UpstreamError && error.failure === "budget") counters.budgetRefusals++;
+        throw error;
+      }
+      const fetched = missing.map((mint) => {
+        const token = found.get(mint);
+        return { mint, value: token ? toMetadata(token) : null };
+      });
+      await cache.write(
+        fetched.map(({ mint, value }) => ({
+          key: metadataKey(mint),
+          value,
+          freshMs: value ? s.metadataTtlMs : s.unknownTtlMs,
+          keepMs: value ? s.staleRetentionMs : s.unknownRetentionMs,
+        })),
+      );
+      for (const { mint, value } of fetched) out.set(mint, value);
+      return out;
+    },
+  });
+
+  const chain = config.rpcUrl
+    ? createChainDecimalsReader(config.rpcUrl, { timeoutMs: s.timeoutMs, onCall: () => void counters.chainCalls++ })
+    : undefined;
+  const decimalsBatcher = chain
+    ? createBatcher<number | null>({
+        maxBatch: MAX_ACCOUNTS_PER_CALL,
+        windowMs: s.batchWindowMs,
+        async fetch(mints) {
+          let decimals;
+          try {
+            decimals = await chain.read(mints);
+          } catch (error) {
+            counters.chainErrors++;
+            s.onError(error, "chain");
+            throw error;
+          }
+          await cache.write(
+            [...decimals].map(([mint, value]) => ({
+              key: decimalsKey(mint),
+              value,
+              freshMs: value === null ? s.unknownTtlMs : FOREVER_MS,
+              keepMs: value === null ? s.unknownTtlMs : undefined,
+            })),
+          );
+          return decimals;
+        },
+      })
+    : undefined;
+
+  const key = trendingKey(s.trendingLimit);
+  const flight = singleFlight<{ entry: Entry<TrendingItem[]>; source: "cache" | "live" }>();
+  const refreshTrending = () =>
+    flight(key, async () => {
+      const [again] = await cache.read<TrendingItem[]>([key]);
+      if (again?.state === "fresh") return { entry: again.entry, source: "cache" as const };
+      let tokens;
+      try {
+        tokens = await provider.topOrganic24h(s.trendingLimit);
+      } catch (error) {
+        if (error instanceof UpstreamError && error.failure === "budget") counters.budgetRefusals++;
+        throw error;
+      }
+      const fetchedAt = s.now();
+      const items = tokens.map((t) => toTrendingItem(t, config.placeholderImageUrl));
+      await cache.write([{ key, value: items, freshMs: s.trendingTtlMs, keepMs: s.staleRetentionMs, fetchedAt }]);
+      return { entry: { value: items, fetchedAt, freshUntil: fetchedAt + s.trendingTtlMs }, source: "live" as const };
+    });
+
+  return {
+    async resolve(mints) {
+      const metadata = await lookUpMetadata(mints, { cache, batcher: metadataBatcher, staleWaitMs: s.staleWaitMs, onStale });
+      const fromChain = mints.filter((mint) => metadata.get(mint)!.kind !== "known");
+      const decimals = await lookUpChainDecimals(fromChain, { cache, batcher: decimalsBatcher });
+      return mints.map((mint) => {
+        const answer = metadata.get(mint)!;
+        return toToken(mint, answer.kind === "known" ? answer.metadata : null, decimals.get(mint) ?? null, config.placeholderImageUrl);
+      });
+    },
+
+    trending: () => readTrending({ cache, key, refresh: refreshTrending, staleWaitMs: s.staleWaitMs, onStale }),
+
+    stats: () => ({ ...counters }),
+
+    async close() {
+      budget.close();
+      if (redis && owned) await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}

@@ -1,0 +1,2 @@
+export { startTokenStandin, type StandinMode, type StandinOptions, type StandinStats, type TokenStandin } from "./server";
+export { WELL_KNOWN, THIN_TOKENS, UNKNOWN_MINTS, jupiterToken, syntheticTokens, type JupiterToken, type TokenSpec } from "./data";

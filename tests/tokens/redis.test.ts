@@ -1,0 +1,143 @@
+import Redis from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTokenStandin, WELL_KNOWN, type TokenStandin } from "../../local/tokens";
+import { startTestRpc, type TestRpc } from "./helpers/rpc-server";
+import { randomMints, REDIS_URL, testService, uniquePrefix } from "./helpers/service";
+
+// Two service instances on one Redis stand for two web instances behind a balancer.
+
+const USDC = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";
+const HOUR = 3_600_000;
+
+let redis: Redis;
+let standin: TokenStandin;
+let rpc: TestRpc;
+const prefixes: string[] = [];
+
+const prefix = (label: string) => {
+  const p = uniquePrefix(label);
+  prefixes.push(p);
+  return p;
+};
+const pair = (url: string, redisKeyPrefix: string, extra = {}) => [
+  testService(url, { redisUrl: REDIS_URL, redisKeyPrefix, ...extra }),
+  testService(url, { redisUrl: REDIS_URL, redisKeyPrefix, ...extra }),
+] as const;
+const burst = (n: number) => Array.from({ length: n }, () => randomMints(100));
+
+beforeAll(async () => {
+  redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1 });
+  await redis.ping();
+  standin = await startTokenStandin({ limit: 10_000 });
+  rpc = await startTestRpc();
+});
+afterAll(async () => {
+  for (const p of prefixes) {
+    const keys = await redis.keys(`${p}*`);
+    if (keys.length > 0) await redis.del(...keys);
+  }
+  await redis.quit();
+  await standin.stop();
+  await rpc.stop();
+});
+
+describe("with REDIS_URL", () => {
+  it("shares the cache: the second instance answers tokens, trending and chain decimals without upstream calls", async () => {
+    const [a, b] = pair(standin.url, prefix("cache"), { rpcUrl: rpc.url });
+    const onChain = rpc.addMint(3);
+    standin.reset();
+    rpc.calls.length = 0;
+
+    const fromA = await a.resolve([USDC, onChain]);
+    const liveA = await a.trending();
+    expect(liveA.source).toBe("live");
+    const fromB = await b.resolve([USDC, onChain]);
+    const cachedB = await b.trending();
+
+    expect(fromB).toEqual(fromA);
+    expect(fromB[1]).toMatchObject({ symbol: null, decimals: 3 });
+    expect(cachedB).toMatchObject({ source: "cache", fetchedAt: liveA.fetchedAt, count: liveA.count });
+    expect(b.stats()).toMatchObject({ upstreamCalls: 0, chainCalls: 0 });
+    expect(standin.stats().requests).toBe(2);
+    expect(rpc.calls).toEqual([1]);
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it("1,000 concurrent identical requests make one upstream call", async () => {
+    const [a] = pair(standin.url, prefix("flight"));
+    standin.reset();
+    const mints = WELL_KNOWN.map((t) => t.mint);
+    const answers = await Promise.all(Array.from({ length: 1_000 }, () => a.resolve(mints)));
+    const trending = await Promise.all(Array.from({ length: 1_000 }, () => a.trending()));
+    expect(answers.every((t) => t.every((x) => x.symbol !== null))).toBe(true);
+    expect(trending.every((t) => t.count === trending[0]!.count)).toBe(true);
+    expect(standin.stats()).toMatchObject({ search: 1, trending: 1 });
+    await a.close();
+  });
+
+  it("serves stale from Redis while the provider is down, on an instance that never saw the data", async () => {
+    const p = prefix("stale");
+    const [a, b] = pair(standin.url, p);
+    const before = await a.resolve([USDC]);
+    const live = await a.trending();
+    b.clock.advance(7 * HOUR);
+    standin.setMode("fail");
+    try {
+      expect(await b.resolve([USDC])).toEqual(before);
+      expect(await b.trending()).toMatchObject({ source: "cache", fetchedAt: live.fetchedAt });
+      expect(b.stats().staleServed).toBe(2);
+    } finally {
+      standin.setMode("ok");
+      await Promise.all([a.close(), b.close()]);
+    }
+  });
+
+  it("shares one outbound budget: two instances together stay under the provider's limit", async () => {
+    const strict = await startTokenStandin({ limit: 10, windowMs: 1_000 });
+    const [a, b] = pair(strict.url, prefix("budget"), { rpm: 10, budgetWindowMs: 1_000, maxQueueWaitMs: 10_000 });
+    await Promise.all([...burst(12).map((m) => a.resolve(m)), ...burst(12).map((m) => b.resolve(m))]);
+    const stats = strict.stats();
+    expect(stats.search).toBe(24);
+    expect(stats.overLimit).toBe(0);
+    expect(stats.maxInWindow).toBeLessThanOrEqual(10);
+    expect(a.stats().upstreamCalls + b.stats().upstreamCalls).toBe(24);
+    await Promise.all([a.close(), b.close()]);
+    await strict.stop();
+  });
+
+  it("(control) two instances with separate budgets do break the provider's limit", async () => {
+    const strict = await startTokenStandin({ limit: 10, windowMs: 1_000 });
+    const options = { rpm: 10, budgetWindowMs: 1_000, maxQueueWaitMs: 10_000, burst: 9 };
+    const [a] = pair(strict.url, prefix("separate-a"), options);
+    const [b] = pair(strict.url, prefix("separate-b"), options);
+    await Promise.all([...burst(9).map((m) => a.resolve(m)), ...burst(9).map((m) => b.resolve(m))]);
+    expect(strict.stats().overLimit).toBeGreaterThan(0);
+    await Promise.all([a.close(), b.close()]);
+    await strict.stop();
+  });
+
+  it("shares a 429 back-off: after one instance is told to wait, the other does not call either", async () => {
+    const [a, b] = pair(standin.url, prefix("backoff"), { maxQueueWaitMs: 300 });
+    standin.reset();
+    standin.setMode({ kind: "rate-limit", retryAfterSeconds: 3 });
+    await a.resolve(randomMints(1));
+    standin.setMode("ok");
+    const [token] = await b.resolve([USDC]);
+    expect(token!.symbol).toBeNull(); // refused by the shared budget, answered from fallbacks
+    expect(b.stats()).toMatchObject({ upstreamCalls: 0, budgetRefusals: 1 });
+    expect(standin.stats().requests).toBe(1);
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it("degrades to no cache and no calls, without hanging, when Redis is unreachable", async () => {
+    const service = testService(standin.url, { redisUrl: "redis://127.0.0.1:1", redisKeyPrefix: prefix("down"), rpcUrl: rpc.url });
+    const onChain = rpc.addMint(8);
+    const started = Date.now();
+    const tokens = await service.resolve([USDC, onChain]);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    // Without the shared budget nothing is sent to the provider; the chain still answers decimals.
+    expect(tokens[1]).toMatchObject({ symbol: null, decimals: 8 });
+    expect(service.stats().upstreamCalls).toBe(0);
+    await service.close();
+  });
+});

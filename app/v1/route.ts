@@ -17,5 +17,5 @@ const ENDPOINTS = [
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route(async () => ({
   body: { value: { version: "v1", endpoints: ENDPOINTS } },
-  cache: CACHE.tokens,
+  cache: CACHE.index,
 }));

@@ -1,22 +1,18 @@
-import autocannon from "autocannon";
-import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
 import path from "node:path";
 import postgres from "postgres";
 import { freePort, startEmbeddedPostgres } from "../lib/db/embedded";
 import { migrateDatabase } from "../lib/db/migrate";
 import { createDatabaseIfMissing } from "../lib/db/resolve";
 import { FILLS, generate, OFFERS, PAYMENT_MINTS } from "./api-data";
+import { ensureBuild, load, log, ROOT, spawnServer, startNext, TSX_BIN } from "./harness";
 
 // npm run bench:api — the /v1 endpoints under load at 32 connections, each
 // beside a bare node:http + postgres server running the same query, in one run.
 // BENCH_DATABASE_URL: a PostgreSQL server to use (else an embedded one under .data/bench-pg).
 // BENCH_SECONDS: seconds of load per endpoint and server (default 10).
 
-const ROOT = path.resolve(import.meta.dirname, "..");
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 32;
-const log = (line: string) => console.log(`[bench] ${line}`);
 
 async function database(): Promise<{ url: string; stop: () => Promise<void> }> {
   let adminUrl = process.env.BENCH_DATABASE_URL;
@@ -49,44 +45,6 @@ async function database(): Promise<{ url: string; stop: () => Promise<void> }> {
   await generate(gen, log);
   await gen.end();
   return { url, stop };
-}
-
-function spawnServer(args: string[], env: Record<string, string>, ready: (out: string) => boolean): Promise<ChildProcess> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe", "ipc"] });
-    let out = "";
-    const check = (d: Buffer) => {
-      out += d;
-      if (ready(out)) resolve(child);
-    };
-    child.stdout!.on("data", check);
-    child.stderr!.on("data", (d) => (out += d));
-    child.on("message", () => resolve(child));
-    child.on("exit", (code) => reject(new Error(`server exited (${code}): ${out}`)));
-  });
-}
-
-interface Load {
-  rps: number;
-  p50: number;
-  p99: number;
-  errors: number;
-}
-
-async function load(baseUrl: string, paths: string[], seconds: number): Promise<Load> {
-  let i = 0;
-  const result = await autocannon({
-    url: baseUrl,
-    connections: CONNECTIONS,
-    duration: seconds,
-    requests: [{ setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length]! }) }],
-  });
-  return {
-    rps: result.requests.average,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
-    errors: result.non2xx + result.errors + result.timeouts,
-  };
 }
 
 async function samples(url: string) {
@@ -135,18 +93,11 @@ async function main() {
     ["/v1/makers/:maker/offers", each(s.makers, (m) => `/v1/makers/${m}/offers`)],
   ];
 
-  if (!existsSync(path.join(ROOT, ".next/BUILD_ID")) || process.env.BENCH_BUILD) {
-    log("building the app");
-    await new Promise((resolve) => spawn(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "build"], { cwd: ROOT, stdio: "inherit" }).on("exit", resolve));
-  }
+  await ensureBuild();
   const [routePort, barePort] = [await freePort(), await freePort()];
-  const common = { DATABASE_URL: db.url, DATABASE_POOL_SIZE: "10", LOG_LEVEL: "warn", NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production" };
-  const next = await spawnServer(
-    [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "-p", String(routePort), "-H", "127.0.0.1"],
-    { ...common, RATE_LIMIT_RPM: "1000000000" },
-    (out) => out.includes("Ready"),
-  );
-  const bare = await spawnServer([path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "bench/bare-main.ts"], { ...common, PORT: String(barePort) }, () => false);
+  const common = { DATABASE_URL: db.url, DATABASE_POOL_SIZE: "10", LOG_LEVEL: "warn" };
+  const next = await startNext(routePort, { ...common, RATE_LIMIT_RPM: "1000000000" });
+  const bare = await spawnServer([TSX_BIN, "bench/bare-main.ts"], { ...common, PORT: String(barePort) }, () => false);
   const routeUrl = `http://127.0.0.1:${routePort}`;
   const bareUrl = `http://127.0.0.1:${barePort}`;
 

@@ -20,16 +20,27 @@ export interface TypedCache {
  * while the provider is down, so expiry in the store is the retention and
  * freshness is a field of the entry.
  */
-export function typedCache(store: CacheStore, now: () => number): TypedCache {
+export function typedCache(store: CacheStore, now: () => number, maxParsed = 50_000): TypedCache {
+  // The stores hold text (Redis can hold nothing else); a hot key's text is
+  // parsed once and reused while the store returns the same text.
+  let parsed = new Map<string, { text: string; entry: Entry<unknown> }>();
+  const parse = (key: string, text: string): Entry<unknown> => {
+    const memo = parsed.get(key);
+    if (memo?.text === text) return memo.entry;
+    const entry = JSON.parse(text) as Entry<unknown>;
+    if (parsed.size >= maxParsed) parsed = new Map();
+    parsed.set(key, { text, entry });
+    return entry;
+  };
   return {
     async read<T>(keys: readonly string[]) {
       const raw = await store.getMany(keys);
       const t = now();
-      return raw.map((text): Lookup<T> => {
+      return raw.map((text, i): Lookup<T> => {
         if (text === null) return { state: "missing" };
         let entry: Entry<T>;
         try {
-          entry = JSON.parse(text) as Entry<T>;
+          entry = parse(keys[i]!, text) as Entry<T>;
         } catch {
           return { state: "missing" };
         }

@@ -1,0 +1,72 @@
+import path from "node:path";
+import postgres from "postgres";
+import { freePort, startEmbeddedPostgres } from "../lib/db/embedded";
+import { migrateDatabase } from "../lib/db/migrate";
+import { createDatabaseIfMissing } from "../lib/db/resolve";
+import { startTokenStandin, syntheticTokens } from "../local/tokens";
+import { ensureBuild, load, log, ROOT, startNext } from "./harness";
+
+// npm run bench:tokens — cached /v1/tokens (50 mints) and /v1/trending at 32
+// connections beside /v1/stats in the same run, and the provider calls the
+// proxy made meanwhile against its budget (TOKEN_API_RPM, default 24).
+
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const RPM = Number(process.env.TOKEN_API_RPM ?? 24);
+
+let adminUrl = process.env.BENCH_DATABASE_URL;
+let stopDatabase = async () => {};
+if (!adminUrl) {
+  const embedded = await startEmbeddedPostgres({ dataDir: path.join(ROOT, ".data/bench-tokens-pg"), persistent: false });
+  adminUrl = embedded.adminUrl;
+  stopDatabase = () => embedded.stop();
+}
+const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+await admin.unsafe("drop database if exists offer_book_bench_tokens with (force)");
+await admin.end();
+const databaseUrl = await createDatabaseIfMissing(adminUrl, "offer_book_bench_tokens");
+await migrateDatabase(databaseUrl);
+
+const tokens = syntheticTokens(50);
+// The stand-in keeps Jupiter's keyless limit (30 a minute): a proxy over budget would meet 429s.
+const provider = await startTokenStandin({ port: 0, extraTokens: tokens });
+await ensureBuild();
+const port = await freePort();
+const next = await startNext(port, { DATABASE_URL: databaseUrl, TOKEN_API_URL: provider.url, TOKEN_API_RPM: String(RPM), RATE_LIMIT_RPM: "0" });
+const base = `http://127.0.0.1:${port}`;
+const tokensPath = `/v1/tokens?mints=${tokens.map((t) => t.mint).join(",")}`;
+
+try {
+  // Fill the caches, then count only what the load itself makes upstream.
+  await (await fetch(`${base}${tokensPath}`)).arrayBuffer();
+  await (await fetch(`${base}/v1/trending`)).arrayBuffer();
+  await load(base, ["/v1/stats", tokensPath, "/v1/trending"], 2);
+  const before = provider.stats();
+  const started = Date.now();
+  const stats = await load(base, ["/v1/stats"], SECONDS);
+  const cachedTokens = await load(base, [tokensPath], SECONDS);
+  const trending = await load(base, ["/v1/trending"], SECONDS);
+  const minutes = (Date.now() - started) / 60_000;
+  const after = provider.stats();
+  const calls = after.requests - before.requests;
+
+  const row = (name: string, l: { rps: number; p50: number; p99: number; errors: number }) =>
+    `${name.padEnd(34)} ${l.rps.toFixed(0).padStart(8)} ${String(l.p50).padStart(5)} ${String(l.p99).padStart(5)} ${(l.p50 / Math.max(stats.p50, 1)).toFixed(2).padStart(8)}${l.errors ? `  (${l.errors} errors)` : ""}`;
+  console.log(`endpoint (32 connections, ${SECONDS} s)     req/s   p50   p99  p50 / stats p50`);
+  console.log(row("/v1/stats", stats));
+  console.log(row("/v1/tokens (50 cached mints)", cachedTokens));
+  console.log(row("/v1/trending (from cache)", trending));
+  console.log(
+    `upstream calls during the run: ${calls} in ${minutes.toFixed(1)} min (${(calls / minutes).toFixed(1)}/min; budget ${RPM}/min); ` +
+      `most in any provider window: ${after.maxInWindow} of its ${after.limit}; refused by the provider: ${after.overLimit + after.rateLimited}`,
+  );
+  const misses = [];
+  if (cachedTokens.p50 > 2 * Math.max(stats.p50, 1)) misses.push("/v1/tokens p50 above 2x /v1/stats");
+  if (trending.p50 > 2 * Math.max(stats.p50, 1)) misses.push("/v1/trending p50 above 2x /v1/stats");
+  if (calls / Math.max(minutes, 1) > RPM || after.overLimit > 0) misses.push("upstream calls above the budget");
+  console.log(misses.length ? `targets missed: ${misses.join("; ")}` : "all targets met");
+} finally {
+  next.kill("SIGTERM");
+  await provider.stop();
+  await stopDatabase();
+}
+process.exit(0);

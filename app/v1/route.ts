@@ -13,6 +13,7 @@ const ENDPOINTS = [
   "GET /v1/stats",
   "GET /v1/tokens?mints=",
   "GET /v1/trending",
+  "GET /v1/markets (extension: pairs with open offers or recent fills)",
 ];
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route(async () => ({

@@ -132,3 +132,14 @@ describe("aggregates", () => {
     expect(body).toMatchObject({ totalOffers: 5, totalFills: 2, expiredOffers: 1 });
   });
 });
+
+describe("GET /v1/markets (extension)", () => {
+  it("summarises each pair with open offers: counts, best ask and bid, 24h volume and fills, last fill", async () => {
+    const { status, body } = await server.json("/v1/markets");
+    expect(status).toBe(200);
+    const usdc = body.markets.find((m: any) => m.tokenMint === TOKEN_X && m.paymentMint === USDC);
+    expect(usdc).toMatchObject({ openOffers: 1, openAsks: 1, openBids: 0, bestBid: null, fills24h: 0, volume24h: "0" });
+    expect(usdc.bestAsk).toEqual({ pricePerToken: offers[0]!.pricePerToken.toString(), priceScale: offers[0]!.priceScale });
+    expect(usdc.lastFillAt).toBe(fills[0]!.blockTime.toISOString());
+  });
+});

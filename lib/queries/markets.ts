@@ -1,0 +1,52 @@
+import type { Database } from "../db/client";
+import { isoUtc } from "./json-sql";
+
+/**
+ * GET /v1/markets (an extension): every token/payment pair with open offers or
+ * fills in the last 24 hours: open asks and bids, the best of each (as the
+ * offer's raw price and scale), 24-hour volume and fills, and the last fill.
+ * Busiest first.
+ */
+export async function listMarkets(db: Database): Promise<string> {
+  const sql = db.$client;
+  const [row] = await sql`
+    with open as (
+      select token_mint, payment_mint, side, price, price_per_token, price_scale, created_at
+      from offers where state = 'active' and expires_at > now()
+    ),
+    book as (
+      select token_mint, payment_mint,
+        count(*) filter (where side = 'sell')::int as asks,
+        count(*) filter (where side = 'buy')::int as bids
+      from open group by token_mint, payment_mint
+    ),
+    recent as (
+      select token_mint, payment_mint, sum(payment_amount) as volume, count(*)::int as fills
+      from fills where block_time > now() - interval '24 hours' group by token_mint, payment_mint
+    ),
+    pairs as (
+      select coalesce(b.token_mint, r.token_mint) as token_mint, coalesce(b.payment_mint, r.payment_mint) as payment_mint,
+        coalesce(b.asks, 0) as asks, coalesce(b.bids, 0) as bids, coalesce(r.volume, 0) as volume, coalesce(r.fills, 0) as fills
+      from book b full join recent r on r.token_mint = b.token_mint and r.payment_mint = b.payment_mint
+    )
+    select coalesce(json_agg(x order by p.volume desc, p.asks + p.bids desc, p.token_mint, p.payment_mint), '[]')::text as j
+    from pairs p, lateral (select
+      p.token_mint as "tokenMint",
+      p.payment_mint as "paymentMint",
+      p.asks + p.bids as "openOffers",
+      p.asks as "openAsks",
+      p.bids as "openBids",
+      (select json_build_object('pricePerToken', o.price_per_token::text, 'priceScale', o.price_scale) from open o
+        where o.token_mint = p.token_mint and o.payment_mint = p.payment_mint and o.side = 'sell'
+        order by o.price asc, o.created_at asc limit 1) as "bestAsk",
+      (select json_build_object('pricePerToken', o.price_per_token::text, 'priceScale', o.price_scale) from open o
+        where o.token_mint = p.token_mint and o.payment_mint = p.payment_mint and o.side = 'buy'
+        order by o.price desc, o.created_at asc limit 1) as "bestBid",
+      p.volume::text as "volume24h",
+      p.fills as "fills24h",
+      (select ${sql.unsafe(isoUtc("f.block_time"))} from fills f
+        where f.token_mint = p.token_mint and f.payment_mint = p.payment_mint
+        order by f.slot desc nulls last, f.signature desc nulls last, f.ix_index desc nulls last limit 1) as "lastFillAt"
+    ) x`;
+  return `{"markets":${row?.j ?? "[]"}}`;
+}

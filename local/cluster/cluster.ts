@@ -1,0 +1,275 @@
+import { expectedState, type ExpectedState } from "./expected";
+import { type FaultConfig, FaultInjector } from "./faults";
+import { Ledger, type LedgerTransaction } from "./ledger";
+import type { RpcContext } from "./rpc";
+import { type AdminRoutes, RpcServer, type ServerStats } from "./server";
+import { ACTIVITY_KINDS, type ActivityKind, Simulator } from "./simulator";
+import { parseWireTransaction } from "./wire";
+import { World } from "./world";
+
+export interface LocalClusterOptions {
+  /** Everything (keys, ledger, activity) derives from it; same seed, same options → same signatures. Default "localnet". */
+  seed?: string;
+  /** 0 picks a free port. Default 0. */
+  port?: number;
+  host?: string;
+  /** Transactions generated before the server starts. Default 0. */
+  history?: number;
+  /** Average transactions per block while generating history. Default 4. */
+  historyPerSlot?: number;
+  /** Keep producing blocks every slotMs, with simulated activity at txPerSecond. Default false. */
+  live?: boolean;
+  txPerSecond?: number;
+  slotMs?: number;
+  /** Block time (unix ms) of the first slot. Default: so that the history ends about now. Fix it for deterministic signatures. */
+  genesisUnixMs?: number;
+  firstSlot?: number;
+  makers?: number;
+  takers?: number;
+  crankers?: number;
+  /** Share of simulated transactions that are v0 with lookup tables. Default 0.2. */
+  v0Share?: number;
+  targetActiveOffers?: number;
+  programId?: string;
+  treasury?: string;
+  faults?: FaultConfig | null;
+  behindSlots?: number;
+  /** Sign the history on a worker thread (faster for large histories). Default: when history >= 5000. */
+  parallelSigning?: boolean;
+}
+
+export interface RollbackOptions {
+  /** Drop blocks after this slot; default the finalized slot (the whole unfinalized tail). */
+  toSlot?: number;
+  /** Then build this many new blocks of different activity in their place (a fork). Default: as many as were dropped. */
+  replaceSlots?: number;
+}
+
+export interface RollbackResult {
+  removedSignatures: string[];
+  addedSignatures: string[];
+  fromSlot: number;
+  tipSlot: number;
+}
+
+export interface LocalCluster {
+  url: string;
+  port: number;
+  programId: string;
+  treasury: string;
+  routerProgramId: string;
+  /** The variables a worker or app needs to use this cluster. */
+  env: { SOLANA_RPC_URL: string; PROGRAM_ID: string; TREASURY_ADDRESS: string };
+  ledger: Ledger;
+  world: World;
+  simulator: Simulator;
+  stats(): ServerStats;
+  /** Fail requests as configured; null stops. */
+  setFaults(config: FaultConfig | null): void;
+  /** Pretend the node lags `slots` behind its tip (0 = healthy). */
+  setBehind(slots: number): void;
+  rollback(options?: RollbackOptions): RollbackResult;
+  /** Forget history below a slot, or keep only the newest N transactions. Returns the first available slot. */
+  prune(options: { beforeSlot?: number; keepTransactions?: number }): number;
+  pause(): void;
+  resume(): void;
+  setRate(txPerSecond: number): void;
+  /** Produces a new block holding `count` simulated transactions of `kind` (or mixed); returns them. */
+  append(kind?: ActivityKind, count?: number): LedgerTransaction[];
+  /** Appends a signed wire transaction in a new block, verifying its signatures. */
+  submit(wire: Uint8Array): LedgerTransaction;
+  /** Produces empty blocks, e.g. to move finality past earlier ones. */
+  advanceSlots(count: number): number;
+  expectedState(options?: { slot?: number; commitment?: "confirmed" | "finalized" }): ExpectedState;
+  stop(): Promise<void>;
+}
+
+/** Starts the local Solana JSON-RPC stand-in with its ledger and simulator. */
+export async function startLocalCluster(options: LocalClusterOptions = {}): Promise<LocalCluster> {
+  const seed = options.seed ?? "localnet";
+  const slotMs = options.slotMs ?? 400;
+  const history = options.history ?? 0;
+  const perSlot = options.historyPerSlot ?? 4;
+  const genesisUnixMs = options.genesisUnixMs ?? Date.now() - Math.ceil(history / perSlot) * slotMs;
+
+  const world = new World({
+    seed,
+    makers: options.makers ?? 40,
+    takers: options.takers ?? 60,
+    crankers: options.crankers ?? 3,
+    programId: options.programId,
+    treasury: options.treasury,
+  });
+  const ledger = new Ledger({ seed, programs: world.programs, firstSlot: options.firstSlot ?? 250_000_000, genesisUnixMs, slotMs });
+  world.installGenesis(ledger);
+  const simulator = new Simulator(world, ledger, {
+    seed,
+    v0Share: options.v0Share ?? 0.2,
+    targetActiveOffers: options.targetActiveOffers ?? 300,
+  });
+  if (history > 0) {
+    if (options.parallelSigning ?? history >= 5_000) await simulator.generateParallel(history, perSlot);
+    else simulator.generate(history, perSlot);
+  }
+
+  const faults = new FaultInjector(seed);
+  faults.configure(options.faults ?? null);
+  ledger.behindSlots = options.behindSlots ?? 0;
+
+  let paused = false;
+  let txPerSecond = options.txPerSecond ?? 3;
+  /** A new block now: at the wall-clock slot when live, else right after the tip. */
+  const openBlock = () => ledger.openSlot(options.live ? Math.max(ledger.tip.slot + 1, ledger.slotAt(Date.now())) : undefined);
+
+  const submit = (wire: Uint8Array): LedgerTransaction => {
+    const signed = parseWireTransaction(wire);
+    openBlock();
+    return ledger.append(signed, { verifySignatures: true });
+  };
+  const ctx: RpcContext = { ledger, submit };
+
+  const cluster: Omit<LocalCluster, "url" | "port" | "env" | "stop"> = {
+    programId: world.programs.programId,
+    treasury: world.programs.treasury,
+    routerProgramId: world.programs.routerProgramId,
+    ledger,
+    world,
+    simulator,
+    stats: () => server.stats,
+    setFaults: (config) => faults.configure(config),
+    setBehind: (slots) => {
+      ledger.behindSlots = slots;
+    },
+    rollback: (rollbackOptions = {}) => {
+      const fromSlot = ledger.tip.slot;
+      const removed = ledger.rollback(rollbackOptions.toSlot);
+      const replaceSlots = rollbackOptions.replaceSlots ?? new Set(removed.map((t) => t.slot)).size;
+      const added: LedgerTransaction[] = [];
+      for (let i = 0; i < replaceSlots; i++) {
+        ledger.openSlot();
+        added.push(...simulator.fillTip(Math.max(1, Math.round(perSlot / 2))));
+      }
+      return { removedSignatures: removed.map((t) => t.signature), addedSignatures: added.map((t) => t.signature), fromSlot, tipSlot: ledger.tip.slot };
+    },
+    prune: ({ beforeSlot, keepTransactions }) => {
+      let slot = beforeSlot;
+      if (keepTransactions !== undefined) {
+        const keepFrom = ledger.transactions[Math.max(0, ledger.transactions.length - keepTransactions)];
+        slot = keepFrom?.slot ?? ledger.tip.slot;
+      }
+      if (slot === undefined) throw new Error("prune needs beforeSlot or keepTransactions");
+      ledger.prune(slot);
+      return ledger.firstAvailableSlot;
+    },
+    pause: () => {
+      paused = true;
+    },
+    resume: () => {
+      paused = false;
+    },
+    setRate: (rate) => {
+      txPerSecond = rate;
+    },
+    append: (kind, count = 1) => {
+      openBlock();
+      const out: LedgerTransaction[] = [];
+      for (let i = 0; i < count; i++) {
+        const tx = simulator.step(kind);
+        if (tx) out.push(tx);
+      }
+      return out;
+    },
+    submit,
+    advanceSlots: (count) => {
+      for (let i = 0; i < count; i++) openBlock();
+      return ledger.tip.slot;
+    },
+    expectedState: (stateOptions = {}) =>
+      expectedState(ledger, stateOptions.slot ?? ledger.visibleSlot(stateOptions.commitment ?? "confirmed")),
+  };
+
+  const admin: AdminRoutes = {
+    info: () => ({
+      programId: cluster.programId,
+      treasury: cluster.treasury,
+      routerProgramId: cluster.routerProgramId,
+      seed,
+      tipSlot: ledger.tip.slot,
+      finalizedSlot: ledger.finalizedSlot,
+      firstAvailableSlot: ledger.firstAvailableSlot,
+      transactions: ledger.transactions.length,
+      activeOffers: simulator.activeOfferCount,
+      paused,
+      txPerSecond,
+      behindSlots: ledger.behindSlots,
+      faults: faults.current,
+    }),
+    stats: () => server.stats,
+    faults: (input) => {
+      const config = Object.keys(input).length === 0 || input.clear ? null : (input as FaultConfig);
+      cluster.setFaults(config);
+      return { faults: config };
+    },
+    behind: (input) => {
+      cluster.setBehind(Number(input.slots ?? 0));
+      return { behindSlots: ledger.behindSlots };
+    },
+    rollback: (input) =>
+      cluster.rollback({
+        toSlot: input.toSlot === undefined ? undefined : Number(input.toSlot),
+        replaceSlots: input.replaceSlots === undefined ? undefined : Number(input.replaceSlots),
+      }),
+    prune: (input) => ({
+      firstAvailableSlot: cluster.prune({
+        beforeSlot: input.beforeSlot === undefined ? undefined : Number(input.beforeSlot),
+        keepTransactions: input.keepTransactions === undefined ? undefined : Number(input.keepTransactions),
+      }),
+    }),
+    simulator: (input) => {
+      if (input.paused === true || input.paused === "true") cluster.pause();
+      if (input.paused === false || input.paused === "false") cluster.resume();
+      if (input.txPerSecond !== undefined) cluster.setRate(Number(input.txPerSecond));
+      return { paused, txPerSecond };
+    },
+    append: (input) => {
+      if (typeof input.transaction === "string") return { signatures: [cluster.submit(new Uint8Array(Buffer.from(input.transaction, "base64"))).signature] };
+      const kind = input.kind as ActivityKind | undefined;
+      if (kind !== undefined && !ACTIVITY_KINDS.includes(kind)) throw new Error(`unknown kind ${kind}; one of ${ACTIVITY_KINDS.join(", ")}`);
+      return { signatures: cluster.append(kind, Number(input.count ?? 1)).map((t) => t.signature) };
+    },
+    advance: (input) => ({ tipSlot: cluster.advanceSlots(Number(input.slots ?? 1)) }),
+    expected: (input) => {
+      const commitment = input.commitment === "finalized" ? "finalized" : "confirmed";
+      const state = cluster.expectedState({ commitment });
+      return {
+        slot: state.slot,
+        offers: [...state.offers.values()],
+        fills: state.fills,
+      };
+    },
+  };
+
+  const server = new RpcServer(ctx, faults, admin);
+  const port = await server.listen(options.port ?? 0, options.host ?? "127.0.0.1");
+  const url = `http://${options.host ?? "127.0.0.1"}:${port}`;
+
+  let timer: NodeJS.Timeout | undefined;
+  if (options.live) {
+    timer = setInterval(() => {
+      if (ledger.slotAt(Date.now()) <= ledger.tip.slot) return;
+      openBlock();
+      if (!paused) simulator.fillTip(simulator.arrivals((txPerSecond * slotMs) / 1000));
+    }, slotMs);
+  }
+
+  return {
+    ...cluster,
+    url,
+    port,
+    env: { SOLANA_RPC_URL: url, PROGRAM_ID: cluster.programId, TREASURY_ADDRESS: cluster.treasury },
+    stop: async () => {
+      if (timer) clearInterval(timer);
+      await server.close();
+    },
+  };
+}

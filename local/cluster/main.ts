@@ -1,0 +1,43 @@
+import { startLocalCluster } from "./cluster";
+
+/**
+ * `npm run localnet`: the local Solana JSON-RPC stand-in with a living market.
+ * LOCALNET_PORT (8899), LOCALNET_SEED ("localnet"), LOCALNET_HISTORY (2000
+ * transactions built before serving), LOCALNET_TPS (3), LOCALNET_V0_SHARE (0.2).
+ */
+const numberFromEnv = (name: string, fallback: number): number => {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, got "${raw}"`);
+  return value;
+};
+
+const startedAt = Date.now();
+const cluster = await startLocalCluster({
+  seed: process.env.LOCALNET_SEED || "localnet",
+  port: numberFromEnv("LOCALNET_PORT", 8899),
+  host: process.env.LOCALNET_HOST || "127.0.0.1",
+  history: numberFromEnv("LOCALNET_HISTORY", 2_000),
+  txPerSecond: numberFromEnv("LOCALNET_TPS", 3),
+  v0Share: numberFromEnv("LOCALNET_V0_SHARE", 0.2),
+  live: true,
+});
+
+console.log(`local cluster listening on ${cluster.url} (${cluster.ledger.transactions.length} transactions built in ${Date.now() - startedAt} ms)`);
+console.log("environment for the worker and the app:");
+for (const [name, value] of Object.entries(cluster.env)) console.log(`  ${name}=${value}`);
+console.log(`admin: POST ${cluster.url}/_admin/{faults,behind,rollback,prune,simulator,append,advance}, GET ${cluster.url}/_admin/{info,stats,expected}`);
+
+let stopping = false;
+const shutdown = (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  console.log(`${signal}: stopping the local cluster`);
+  cluster.stop().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
+};
+process.on("SIGINT", () => shutdown("SIGINT"));
+process.on("SIGTERM", () => shutdown("SIGTERM"));

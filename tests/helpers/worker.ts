@@ -1,0 +1,50 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import postgres from "postgres";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+
+export interface WorkerProcess {
+  child: ChildProcess;
+  output(): string;
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>;
+  kill(signal?: NodeJS.Signals): void;
+}
+
+/** `npm run worker` as its own process. */
+export function startWorker(env: Record<string, string>): WorkerProcess {
+  // In-process TypeScript loading (not the tsx CLI, which wraps the script in a
+  // child process): signals reach the worker itself, as in production.
+  const child = spawn(process.execPath, ["--import", "tsx", "worker/main.ts"], {
+    cwd: ROOT,
+    env: { ...process.env, LOG_LEVEL: "info", SCAN_INTERVAL_MS: "200", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  child.stdout?.on("data", (d) => (output += d));
+  child.stderr?.on("data", (d) => (output += d));
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  return { child, output: () => output, exited, kill: (signal = "SIGTERM") => child.kill(signal) };
+}
+
+/** Polls until `check` returns true, or fails with `describe()` after the timeout. */
+export async function waitFor(check: () => Promise<boolean>, timeoutMs: number, describe: () => string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`timed out after ${timeoutMs} ms: ${describe()}`);
+}
+
+/** How many of the program's transactions the worker has applied. */
+export async function scannedCount(url: string): Promise<number> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const [row] = await sql`select count(*)::int as n from scanned_transactions`;
+    return row!.n;
+  } finally {
+    await sql.end();
+  }
+}

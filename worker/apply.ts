@@ -1,0 +1,191 @@
+import type { Logger } from "pino";
+import type postgres from "postgres";
+import { decodeOfferAccount, takeAmounts } from "../lib/program";
+import { decodeTransaction, type DecodedTransaction } from "../lib/scanner/decode";
+import {
+  appliedSignatures,
+  closeOffer,
+  endOffer,
+  insertOffer,
+  offerTerms,
+  recordFill,
+  recordScannedTransaction,
+  writeCheckpoint,
+  type NewOffer,
+  type OfferTerms,
+} from "../lib/store";
+import type { ProgramRpc } from "./rpc";
+
+export interface SignatureRef {
+  signature: string;
+  slot: number;
+}
+
+export interface BatchResult {
+  transactions: number;
+  failed: number;
+  fills: number;
+  events: number;
+  undecodable: number;
+  /** Takes whose offer is in no row, no create we saw and no account: reported, not priced. */
+  unpriced: number;
+}
+
+/** The node listed a signature it cannot serve yet (it is behind): try the batch again later. */
+export class NotYetAvailableError extends Error {
+  override name = "NotYetAvailableError";
+}
+
+const seconds = (unix: bigint) => new Date(Number(unix) * 1000);
+
+/** Offer rows from the accounts of offers created before the history the RPC holds. */
+async function offersFromAccounts(rpc: ProgramRpc, pdas: string[], log: Logger): Promise<NewOffer[]> {
+  if (pdas.length === 0) return [];
+  const { slot, accounts } = await rpc.offerAccounts(pdas);
+  const rows: NewOffer[] = [];
+  for (const { pda, data } of accounts) {
+    const offer = data && decodeOfferAccount(data);
+    if (!offer) {
+      log.error({ pda }, "a take's offer is in no row, no create and no account (closed before its history): fill not priced");
+      continue;
+    }
+    rows.push({
+      pda,
+      maker: offer.maker,
+      tokenMint: offer.tokenMint,
+      paymentMint: offer.paymentMint,
+      side: offer.side,
+      nonce: offer.nonce,
+      originalSize: offer.originalSize,
+      remainingSize: offer.remainingSize,
+      pricePerToken: offer.pricePerToken,
+      priceScale: offer.priceScale,
+      minFill: offer.minFill,
+      createdAt: seconds(offer.createdAt),
+      expiresAt: seconds(offer.expiresAt),
+      state: offer.state,
+      accountSlot: slot,
+      lastSlot: slot,
+    });
+  }
+  return rows;
+}
+
+/**
+ * Applies a run of the program's transactions, oldest first, in one database
+ * transaction with the checkpoint: either all of them and the checkpoint are
+ * written or none. Transactions already applied are skipped, and every write
+ * is idempotent, so replaying any range changes nothing.
+ */
+export async function applyBatch(
+  sql: postgres.Sql,
+  rpc: ProgramRpc,
+  programId: string,
+  batch: SignatureRef[],
+  log: Logger,
+): Promise<BatchResult> {
+  const result: BatchResult = { transactions: 0, failed: 0, fills: 0, events: 0, undecodable: 0, unpriced: 0 };
+  if (batch.length === 0) return result;
+  const done = await appliedSignatures(sql, batch.map((s) => s.signature));
+  const pending = batch.filter((s) => !done.has(s.signature));
+  const raws = await rpc.transactions(pending.map((s) => s.signature));
+  const decoded: DecodedTransaction[] = raws.map((raw, i) => {
+    if (raw === null) throw new NotYetAvailableError(`the node has no transaction ${pending[i]!.signature} yet`);
+    return decodeTransaction(raw, programId);
+  });
+
+  // Price every take: from the offer's row, a create earlier in this batch, or its account.
+  const terms = new Map<string, OfferTerms>();
+  const takes = new Set<string>();
+  for (const tx of decoded) {
+    for (const event of tx.events) {
+      if (event.name === "create_offer") {
+        const { pricePerToken, priceScale } = event.args;
+        terms.set(event.accounts.offer, { pda: event.accounts.offer, pricePerToken, priceScale });
+      } else if (event.name === "take_offer" && !terms.has(event.accounts.offer)) {
+        takes.add(event.accounts.offer);
+      }
+    }
+  }
+  for (const [pda, t] of await offerTerms(sql, [...takes])) terms.set(pda, t);
+  const fromAccounts = await offersFromAccounts(rpc, [...takes].filter((p) => !terms.has(p)), log);
+  for (const o of fromAccounts) terms.set(o.pda, o);
+
+  await sql.begin((tx) => {
+    const writes: PromiseLike<unknown>[] = fromAccounts.map((o) => insertOffer(tx, o));
+    for (const t of decoded) {
+      const blockTime = t.blockTime ?? new Date(0);
+      const touched = new Set<string>();
+      for (const e of t.events) {
+        touched.add(e.accounts.offer);
+        result.events++;
+        switch (e.name) {
+          case "create_offer":
+            writes.push(
+              insertOffer(tx, {
+                pda: e.accounts.offer,
+                maker: e.accounts.maker,
+                tokenMint: e.accounts.tokenMint,
+                paymentMint: e.accounts.paymentMint,
+                side: e.args.side,
+                nonce: e.args.nonce,
+                originalSize: e.args.size,
+                remainingSize: e.args.size,
+                pricePerToken: e.args.pricePerToken,
+                priceScale: e.args.priceScale,
+                minFill: e.args.minFill,
+                createdAt: blockTime,
+                expiresAt: seconds(e.args.expiresAt),
+                createdSignature: t.signature,
+                createdSlot: t.slot,
+                lastSlot: t.slot,
+              }),
+            );
+            break;
+          case "take_offer": {
+            const offer = terms.get(e.accounts.offer);
+            if (!offer) {
+              result.unpriced++;
+              break;
+            }
+            const amounts = takeAmounts(e.args.fillAmount, offer.pricePerToken, offer.priceScale);
+            result.fills++;
+            writes.push(
+              recordFill(tx, {
+                signature: t.signature,
+                ixIndex: e.ixIndex,
+                offerPda: e.accounts.offer,
+                taker: e.accounts.taker,
+                fillAmount: e.args.fillAmount,
+                paymentAmount: amounts.paymentAmount,
+                feeAmount: amounts.feeAmount,
+                blockTime,
+                slot: t.slot,
+              }),
+            );
+            break;
+          }
+          case "cancel_offer":
+            writes.push(endOffer(tx, e.accounts.offer, "cancelled", t.slot, t.signature));
+            break;
+          case "expire_offer":
+            writes.push(endOffer(tx, e.accounts.offer, "expired", t.slot, t.signature));
+            break;
+          case "close_offer":
+            writes.push(closeOffer(tx, e.accounts.offer, blockTime, t.slot, t.signature));
+            break;
+        }
+      }
+      result.transactions++;
+      if (t.failed) result.failed++;
+      result.undecodable += t.undecodable;
+      writes.push(
+        recordScannedTransaction(tx, { signature: t.signature, slot: t.slot, blockTime: t.blockTime, failed: t.failed, offerPdas: [...touched] }),
+      );
+    }
+    const last = batch.at(-1)!;
+    writes.push(writeCheckpoint(tx, programId, { lastSignature: last.signature, lastSlot: BigInt(last.slot) }));
+    return writes;
+  });
+  return result;
+}

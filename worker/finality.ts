@@ -1,0 +1,37 @@
+import type { Logger } from "pino";
+import type postgres from "postgres";
+import { markFinalized, newestScanned, readCheckpoint, undoTransaction, unfinalizedUpTo, writeCheckpoint } from "../lib/store";
+import type { ProgramRpc } from "./rpc";
+
+/**
+ * Data applied at `confirmed` can still be rolled back. Once the cluster has
+ * finalized past an applied transaction, ask whether it survived: kept ones are
+ * marked final; dropped ones are undone, and the checkpoint moves back to the
+ * newest surviving transaction so the next scan picks up what replaced them.
+ */
+export async function settleFinality(sql: postgres.Sql, rpc: ProgramRpc, programId: string, log: Logger): Promise<number> {
+  const finalizedSlot = BigInt(await rpc.slot("finalized"));
+  let dropped = 0;
+  for (;;) {
+    const candidates = await unfinalizedUpTo(sql, finalizedSlot, 1000);
+    if (candidates.length === 0) break;
+    const statuses = await rpc.statuses(candidates.map((c) => c.signature));
+    const kept: string[] = [];
+    const gone: string[] = [];
+    candidates.forEach((c, i) => (statuses[i] ? kept : gone).push(c.signature));
+    await sql.begin(async (tx) => {
+      if (kept.length) await markFinalized(tx, kept);
+      for (const signature of gone.reverse()) await undoTransaction(tx, signature);
+      if (gone.length) {
+        const checkpoint = await readCheckpoint(tx, programId);
+        if (checkpoint.lastSignature && gone.includes(checkpoint.lastSignature)) {
+          await writeCheckpoint(tx, programId, await newestScanned(tx));
+        }
+      }
+    });
+    if (gone.length) log.warn({ dropped: gone }, "transactions dropped by the cluster were undone");
+    dropped += gone.length;
+    if (candidates.length < 1000) break;
+  }
+  return dropped;
+}

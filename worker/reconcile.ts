@@ -1,0 +1,58 @@
+import type { Logger } from "pino";
+import type postgres from "postgres";
+import { decodeOfferAccount } from "../lib/program";
+import { applyAccountSnapshot, insertOffer, touchOffers } from "../lib/store";
+import type { ProgramRpc } from "./rpc";
+
+/**
+ * Compares the indexed offers with the program's live Offer accounts: an
+ * account the rows disagree with (or have never seen: created before the
+ * history the RPC holds) wins, as of the slot it was read at, and every offer
+ * seen gets that slot as its lastSlot.
+ */
+export async function reconcileOffers(sql: postgres.Sql, rpc: ProgramRpc, log: Logger): Promise<{ seen: number; corrected: number }> {
+  const { slot, accounts } = await rpc.allOfferAccounts();
+  let corrected = 0;
+  const seen: string[] = [];
+  const rows = await sql<{ pda: string; remaining: string; state: string }[]>`
+    select pda, remaining_size::text as remaining, state::text from offers where pda = any(${accounts.map((a) => a.pda)}::text[])`;
+  const byPda = new Map(rows.map((r) => [r.pda, r]));
+  await sql.begin(async (tx) => {
+    for (const { pda, data } of accounts) {
+      const offer = data && decodeOfferAccount(data);
+      if (!offer) continue;
+      seen.push(pda);
+      const row = byPda.get(pda);
+      if (!row) {
+        corrected++;
+        await insertOffer(tx, {
+          pda,
+          maker: offer.maker,
+          tokenMint: offer.tokenMint,
+          paymentMint: offer.paymentMint,
+          side: offer.side,
+          nonce: offer.nonce,
+          originalSize: offer.originalSize,
+          remainingSize: offer.remainingSize,
+          pricePerToken: offer.pricePerToken,
+          priceScale: offer.priceScale,
+          minFill: offer.minFill,
+          createdAt: new Date(Number(offer.createdAt) * 1000),
+          expiresAt: new Date(Number(offer.expiresAt) * 1000),
+          state: offer.state,
+          accountSlot: slot,
+          lastSlot: slot,
+        });
+      } else if (row.remaining !== offer.remainingSize.toString() || row.state !== offer.state) {
+        // The row may only lag the account (the scan has not reached this slot):
+        // the snapshot holds as of its slot, and the fills it already includes
+        // will not lower it again when the scan reaches them.
+        const [applied] = await applyAccountSnapshot(tx, pda, { remainingSize: offer.remainingSize, state: offer.state, slot });
+        if (applied) corrected++;
+      }
+    }
+    for (let i = 0; i < seen.length; i += 5000) await touchOffers(tx, seen.slice(i, i + 5000), slot);
+  });
+  log.info({ accounts: seen.length, corrected, slot: slot.toString() }, "reconciled offers with their accounts");
+  return { seen: seen.length, corrected };
+}

@@ -1,0 +1,170 @@
+import { Connection, PublicKey, type Commitment, type ConfirmedSignatureInfo } from "@solana/web3.js";
+import bs58 from "bs58";
+import type { Logger } from "pino";
+import { OFFER_ACCOUNT_DISCRIMINATOR } from "../lib/program";
+import { assertRawTransaction, type RawTransaction } from "../lib/scanner/raw-transaction";
+import { RateBudget, sleep } from "./rate-budget";
+import { backoff, resilientFetch, ShutdownError } from "./resilient-fetch";
+
+export interface RpcConfig {
+  url: string;
+  programId: string;
+  commitment: "confirmed" | "finalized";
+  rps: number;
+  timeoutMs: number;
+  concurrency: number;
+  batch: boolean;
+  signal: AbortSignal;
+  log: Logger;
+}
+
+export interface AccountRead {
+  pda: string;
+  /** null when the account does not exist (closed, or never created). */
+  data: Uint8Array | null;
+}
+
+/** JSON-RPC errors a healthy retry can cure: node behind or unhealthy, slot not yet available, rate limits. */
+const TRANSIENT_RPC_CODES = new Set([-32004, -32005, -32007, -32009, -32014, -32016, -32429, 429]);
+
+interface JsonRpcReply<T> {
+  result?: T;
+  error?: { code: number; message: string };
+}
+
+export type ProgramRpc = ReturnType<typeof createProgramRpc>;
+
+/**
+ * The program's view of a Solana RPC, over @solana/web3.js v1. Transport
+ * failures are retried inside the Connection's fetch; JSON-RPC errors that a
+ * retry can cure are retried here; the caller only ever sees answers.
+ */
+export function createProgramRpc(config: RpcConfig) {
+  const { log, signal } = config;
+  let retries = 0;
+  const budget = new RateBudget(config.rps);
+  const connection = new Connection(config.url, {
+    commitment: config.commitment,
+    disableRetryOnRateLimit: true,
+    fetch: resilientFetch({ budget, timeoutMs: config.timeoutMs, signal, log, onRetry: () => retries++ }),
+  });
+  const rpc = connection as unknown as {
+    _rpcRequest(method: string, args: unknown[]): Promise<JsonRpcReply<unknown>>;
+    _rpcBatchRequest(requests: { methodName: string; args: unknown[] }[]): Promise<JsonRpcReply<unknown>[]>;
+  };
+  const programKey = new PublicKey(config.programId);
+
+  /** Retries a call while its JSON-RPC error is transient or web3.js rejects a transient reply. */
+  async function persist<T>(what: string, call: () => Promise<T>): Promise<T> {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await call();
+      } catch (error) {
+        if (error instanceof ShutdownError || signal.aborted) throw new ShutdownError("the worker is shutting down");
+        const code = (error as { code?: number }).code;
+        if (code !== undefined && !TRANSIENT_RPC_CODES.has(code)) throw error;
+        retries++;
+        log.warn({ what, err: (error as Error).message, attempt }, "rpc call failed; retrying");
+        await sleep(backoff(attempt), signal);
+      }
+    }
+  }
+
+  const unwrap = <T>(reply: JsonRpcReply<T>, what: string): T => {
+    if (reply.error) throw Object.assign(new Error(`${what}: ${reply.error.message}`), { code: reply.error.code });
+    return reply.result as T;
+  };
+
+  const txConfig = { encoding: "json", commitment: config.commitment, maxSupportedTransactionVersion: 0 };
+
+  return {
+    connection,
+    /** Retries performed so far, transport and JSON-RPC. */
+    retries: () => retries,
+
+    /** One page of the program's signatures, newest first, strictly older than `before`. */
+    signaturesBefore(before: string | undefined, limit = 1000): Promise<ConfirmedSignatureInfo[]> {
+      return persist("getSignaturesForAddress", () =>
+        connection.getSignaturesForAddress(programKey, { before, limit }, config.commitment),
+      );
+    },
+
+    /** Transactions by signature, in the order asked; null where the node does not have one. */
+    async transactions(signatures: string[]): Promise<(RawTransaction | null)[]> {
+      if (signatures.length === 0) return [];
+      const check = (value: unknown, signature: string) => {
+        if (value === null) return null;
+        assertRawTransaction(value, signature);
+        return value;
+      };
+      if (config.batch) {
+        const replies = await persist("getTransaction batch", async () => {
+          const out = await rpc._rpcBatchRequest(signatures.map((s) => ({ methodName: "getTransaction", args: [s, txConfig] })));
+          return out.map((reply, i) => unwrap(reply, `getTransaction(${signatures[i]})`));
+        });
+        return replies.map((value, i) => check(value, signatures[i]!));
+      }
+      const results: (RawTransaction | null)[] = new Array(signatures.length);
+      let next = 0;
+      const lane = async () => {
+        while (next < signatures.length) {
+          const i = next++;
+          const signature = signatures[i]!;
+          const value = await persist("getTransaction", async () =>
+            unwrap(await rpc._rpcRequest("getTransaction", [signature, txConfig]), `getTransaction(${signature})`),
+          );
+          results[i] = check(value, signature);
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(config.concurrency, signatures.length) }, lane));
+      return results;
+    },
+
+    /** Offer accounts by address, read together at one slot. */
+    async offerAccounts(pdas: string[]): Promise<{ slot: bigint; accounts: AccountRead[] }> {
+      const accounts: AccountRead[] = [];
+      let slot = 0n;
+      for (let start = 0; start < pdas.length; start += 100) {
+        const chunk = pdas.slice(start, start + 100);
+        const { context, value } = await persist("getMultipleAccounts", () =>
+          connection.getMultipleAccountsInfoAndContext(chunk.map((p) => new PublicKey(p)), config.commitment),
+        );
+        slot = BigInt(context.slot);
+        value.forEach((info, i) => accounts.push({ pda: chunk[i]!, data: info ? new Uint8Array(info.data) : null }));
+      }
+      return { slot, accounts };
+    },
+
+    /** Every Offer account of the program (the discriminator as a memcmp filter), and the slot read at. */
+    async allOfferAccounts(): Promise<{ slot: bigint; accounts: AccountRead[] }> {
+      const { context, value } = await persist("getProgramAccounts", () =>
+        connection.getProgramAccounts(programKey, {
+          commitment: config.commitment,
+          withContext: true,
+          filters: [{ memcmp: { offset: 0, bytes: bs58.encode(OFFER_ACCOUNT_DISCRIMINATOR) } }],
+        }),
+      );
+      return {
+        slot: BigInt(context.slot),
+        accounts: value.map(({ pubkey, account }) => ({ pda: pubkey.toBase58(), data: new Uint8Array(account.data) })),
+      };
+    },
+
+    slot(commitment: Commitment = config.commitment): Promise<number> {
+      return persist("getSlot", () => connection.getSlot(commitment));
+    },
+
+    /** Whether the cluster still has each signature, and at what commitment. */
+    async statuses(signatures: string[]) {
+      const out = [];
+      for (let start = 0; start < signatures.length; start += 256) {
+        const chunk = signatures.slice(start, start + 256);
+        const { value } = await persist("getSignatureStatuses", () =>
+          connection.getSignatureStatuses(chunk, { searchTransactionHistory: true }),
+        );
+        out.push(...value);
+      }
+      return out;
+    },
+  };
+}

@@ -1,0 +1,111 @@
+import type { Logger } from "pino";
+import type postgres from "postgres";
+import { readCheckpoint } from "../lib/store";
+import { applyBatch, NotYetAvailableError, type SignatureRef } from "./apply";
+import { settleFinality } from "./finality";
+import { backoff } from "./resilient-fetch";
+import { sleep } from "./rate-budget";
+import { reconcileOffers } from "./reconcile";
+import type { ProgramRpc } from "./rpc";
+import { signaturesAfter } from "./signatures";
+
+export interface ScannerConfig {
+  programId: string;
+  commitment: "confirmed" | "finalized";
+  intervalMs: number;
+  batchSize: number;
+  reconcileIntervalMs: number;
+}
+
+export interface ScannerState {
+  /** Set once the first catch-up after start has finished. */
+  caughtUp: boolean;
+  lastSyncAt: number;
+  appliedTransactions: number;
+  appliedFills: number;
+}
+
+/**
+ * The scanner's loop: catch up from the checkpoint (a backfill on a first
+ * start), then poll for new signatures every interval. Between rounds it
+ * settles finality of what it applied at `confirmed` and reconciles offers with
+ * their accounts. A failed round is retried after a backoff; only shutdown ends
+ * the loop, and it ends between batches, never inside one.
+ */
+export async function runScanner(
+  sql: postgres.Sql,
+  rpc: ProgramRpc,
+  config: ScannerConfig,
+  log: Logger,
+  signal: AbortSignal,
+  state: ScannerState,
+): Promise<void> {
+  let failures = 0;
+  let lastReconcile = 0;
+  while (!signal.aborted) {
+    try {
+      await syncOnce(sql, rpc, config, log, signal, state);
+      if (signal.aborted) break;
+      if (!state.caughtUp) {
+        state.caughtUp = true;
+        log.info({ transactions: state.appliedTransactions, fills: state.appliedFills }, "caught up with the chain");
+      }
+      if (config.commitment === "confirmed") await settleFinality(sql, rpc, config.programId, log);
+      if (Date.now() - lastReconcile >= config.reconcileIntervalMs) {
+        await reconcileOffers(sql, rpc, log);
+        lastReconcile = Date.now();
+      }
+      failures = 0;
+      state.lastSyncAt = Date.now();
+      await sleep(config.intervalMs, signal);
+    } catch (error) {
+      if (signal.aborted) break;
+      failures++;
+      const wait = error instanceof NotYetAvailableError ? 500 : backoff(Math.min(failures, 7));
+      log.warn({ err: error, failures, waitMs: Math.round(wait) }, "scan round failed; retrying");
+      await sleep(wait, signal);
+    }
+  }
+}
+
+async function syncOnce(
+  sql: postgres.Sql,
+  rpc: ProgramRpc,
+  config: ScannerConfig,
+  log: Logger,
+  signal: AbortSignal,
+  state: ScannerState,
+): Promise<void> {
+  const checkpoint = await readCheckpoint(sql, config.programId);
+  const pending = await signaturesAfter(rpc, checkpoint, log, signal);
+  if (pending.length === 0) return;
+  const backfill = pending.length > config.batchSize;
+  const started = Date.now();
+  let done = 0;
+  for (let start = 0; start < pending.length; start += config.batchSize) {
+    if (signal.aborted) return; // the batch in hand is finished; the rest waits for the next start
+    const batch: SignatureRef[] = pending.slice(start, start + config.batchSize);
+    const result = await applyBatch(sql, rpc, config.programId, batch, log);
+    done += batch.length;
+    state.appliedTransactions += result.transactions;
+    state.appliedFills += result.fills;
+    if (result.undecodable) log.warn({ undecodable: result.undecodable }, "program instructions that did not decode were skipped");
+    if (backfill) {
+      const rate = done / ((Date.now() - started) / 1000);
+      log.info(
+        { done, total: pending.length, txPerSecond: Math.round(rate), etaSeconds: Math.round((pending.length - done) / rate) },
+        "backfill progress",
+      );
+    }
+  }
+  await logLag(rpc, pending.at(-1)!, log);
+}
+
+async function logLag(rpc: ProgramRpc, last: SignatureRef, log: Logger): Promise<void> {
+  const tip = await rpc.slot();
+  const blockTime = await rpc.connection.getBlockTime(last.slot).catch(() => null);
+  log.info(
+    { slotsBehind: Math.max(0, tip - last.slot), secondsBehind: blockTime ? Math.max(0, Math.round(Date.now() / 1000 - blockTime)) : null },
+    "lag",
+  );
+}

@@ -5,15 +5,21 @@ import pino from "pino";
 import { migrateDatabase } from "../lib/db/migrate";
 import { resolveDatabase } from "../lib/db/resolve";
 import { env } from "../lib/env";
+import { LOCAL_TOKEN_MINTS, startLocalCluster } from "../local/cluster";
+import { startTokenStandin } from "../local/tokens";
 
-// `npm start`: everything on embedded defaults. The database is DATABASE_URL
-// or an embedded PostgreSQL under .data/; migrations are applied; the app is
-// built when there is no build; then the web server runs until SIGINT/SIGTERM.
+// `npm start`: everything, on embedded defaults where nothing is configured.
+// - DATABASE_URL unset: an embedded PostgreSQL under .data/pg.
+// - SOLANA_RPC_URL unset: the local demo cluster, with a living market.
+// - TOKEN_API_URL unset on the local cluster: the local token provider stand-in.
+// Then migrations, a build if there is none, the worker and the web server,
+// until SIGINT/SIGTERM stops them all.
 
 const log = pino({ base: { service: "start" }, level: env().LOG_LEVEL });
 const ROOT = path.resolve(import.meta.dirname, "..");
+const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
 const children: ChildProcess[] = [];
-const cleanups: (() => Promise<void>)[] = [];
+const cleanups: (() => Promise<unknown>)[] = [];
 let stopping = false;
 
 function run(name: string, args: string[], extraEnv: Record<string, string>): ChildProcess {
@@ -38,7 +44,7 @@ async function shutdown(code: number): Promise<void> {
           if (child.exitCode !== null) return resolve();
           child.once("exit", () => resolve());
           child.kill("SIGTERM");
-          setTimeout(() => child.kill("SIGKILL"), 10_000).unref();
+          setTimeout(() => child.kill("SIGKILL"), 30_000).unref();
         }),
     ),
   );
@@ -48,23 +54,57 @@ async function shutdown(code: number): Promise<void> {
 
 process.on("SIGINT", () => void shutdown(0));
 process.on("SIGTERM", () => void shutdown(0));
+// A failure while starting still stops what did start (the embedded database above all).
+process.on("unhandledRejection", (error) => {
+  log.fatal({ err: error }, "could not start");
+  void shutdown(1);
+});
 
 const config = env();
 const database = await resolveDatabase(config.DATABASE_URL, (line) => log.debug({ postgres: line }));
 if (database.embedded) cleanups.push(() => database.embedded!.stop());
 log.info({ database: config.DATABASE_URL ? "DATABASE_URL" : "embedded (.data/pg)" }, "database ready");
 await migrateDatabase(database.url);
-log.info("migrations applied");
 
-const nextBin = path.join(ROOT, "node_modules/next/dist/bin/next");
+const shared: Record<string, string> = { DATABASE_URL: database.url, NEXT_TELEMETRY_DISABLED: "1" };
+
+if (!config.SOLANA_RPC_URL) {
+  const cluster = await startLocalCluster({
+    seed: process.env.LOCALNET_SEED || "localnet",
+    port: Number(process.env.LOCALNET_PORT ?? 8899),
+    history: Number(process.env.LOCALNET_HISTORY ?? 2000),
+    txPerSecond: Number(process.env.LOCALNET_TPS ?? 3),
+    live: true,
+  });
+  cleanups.push(() => cluster.stop());
+  Object.assign(shared, cluster.env, { LOCAL_DEMO_CLUSTER: "true" });
+  log.info({ url: cluster.url, programId: cluster.programId }, "local demo cluster started (no SOLANA_RPC_URL)");
+
+  if (!process.env.TOKEN_API_URL) {
+    // The local tokens are known to the stand-in, but for one left unknown so the
+    // explorer shows how it reads an unknown mint's decimals from the chain.
+    const known = LOCAL_TOKEN_MINTS.filter((m) => m.symbol !== "LTT");
+    const provider = await startTokenStandin({
+      port: Number(process.env.TOKENS_PORT ?? 0),
+      extraTokens: known.map((m) => ({ mint: m.address, symbol: m.symbol, name: m.name, decimals: m.decimals, usdPrice: m.referenceUsd, trending: true })),
+    });
+    cleanups.push(() => provider.stop());
+    shared.TOKEN_API_URL = provider.url;
+    log.info({ url: provider.url }, "local token provider stand-in started (no TOKEN_API_URL)");
+  }
+} else if (!config.PROGRAM_ID) {
+  log.fatal("SOLANA_RPC_URL is set: set PROGRAM_ID (and TREASURY_ADDRESS) of the program to follow too");
+  process.exit(2);
+}
+
 if (!existsSync(path.join(ROOT, ".next/BUILD_ID"))) {
   log.info("no build yet: building the app once");
   await new Promise<void>((resolve, reject) => {
-    const build = spawn(process.execPath, [nextBin, "build"], { cwd: ROOT, stdio: "inherit" });
+    const build = spawn(process.execPath, [NEXT_BIN, "build"], { cwd: ROOT, stdio: "inherit", env: { ...process.env, ...shared } });
     build.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`next build exited with ${code}`))));
   });
 }
 
-const shared = { DATABASE_URL: database.url, NEXT_TELEMETRY_DISABLED: "1" };
-run("web", [nextBin, "start", "-p", String(config.PORT)], shared);
+run("worker", ["--import", "tsx", "worker/main.ts"], shared);
+run("web", [NEXT_BIN, "start", "-p", String(config.PORT)], shared);
 log.info({ url: `http://localhost:${config.PORT}` }, "explorer started");

@@ -3,6 +3,7 @@ import postgres from "postgres";
 import { freePort, startEmbeddedPostgres } from "../lib/db/embedded";
 import { migrateDatabase } from "../lib/db/migrate";
 import { createDatabaseIfMissing } from "../lib/db/resolve";
+import { markLapsedOffers } from "../lib/store/offers";
 import { FILLS, generate, OFFERS, PAYMENT_MINTS } from "./api-data";
 import { ensureBuild, load, log, ROOT, spawnServer, startNext, TSX_BIN } from "./harness";
 
@@ -33,6 +34,8 @@ async function database(): Promise<{ url: string; stop: () => Promise<void> }> {
   await sql.end();
   if (meta?.offers === OFFERS && meta?.fills === FILLS && !process.env.BENCH_REGENERATE) {
     log(`reusing ${name}: ${OFFERS.toLocaleString()} offers, ${FILLS.toLocaleString()} fills`);
+    await migrateDatabase(url); // newer migrations, if any
+    await lapseJob(url);
     return { url, stop };
   }
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
@@ -44,7 +47,17 @@ async function database(): Promise<{ url: string; stop: () => Promise<void> }> {
   const gen = postgres(url, { max: 1, onnotice: () => {} });
   await generate(gen, log);
   await gen.end();
+  await lapseJob(url);
   return { url, stop };
+}
+
+/** What the worker does every few seconds: flag the offers that lapsed since the data was made. */
+async function lapseJob(url: string): Promise<void> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  let total = 0;
+  for (let n = -1; n !== 0; total += n) n = await markLapsedOffers(sql);
+  await sql.end();
+  if (total > 0) log(`lapse job flagged ${total.toLocaleString()} offers`);
 }
 
 async function samples(url: string) {
@@ -89,6 +102,10 @@ async function main() {
     ["/v1/fills?tokenMint", each(s.tokens, (t) => `/v1/fills?tokenMint=${t}`)],
     ["/v1/fills?paymentMint", each(PAYMENT_MINTS, (p) => `/v1/fills?paymentMint=${p}`)],
     ["/v1/fills?fromTime&toTime", Array.from({ length: 50 }, (_, i) => `/v1/fills?fromTime=${s.hi - (i + 2) * 7 * day}&toTime=${s.hi - (i + 1) * 7 * day}`)],
+    // Narrow (one hour) and wide (from a year back) windows, and a window with another filter.
+    ["/v1/fills?from&to (1 h)", Array.from({ length: 50 }, (_, i) => `/v1/fills?fromTime=${s.hi - (i + 1) * 7 * day}&toTime=${s.hi - (i + 1) * 7 * day + 3600}`)],
+    ["/v1/fills?from&to (wide)", Array.from({ length: 50 }, (_, i) => `/v1/fills?fromTime=${s.hi - 51 * 7 * day}&toTime=${s.hi - i * 7 * day}`)],
+    ["/v1/fills?tokenMint&from&to", each(s.tokens, (t) => `/v1/fills?tokenMint=${t}&fromTime=${s.hi - 20 * 7 * day}&toTime=${s.hi - 19 * 7 * day}`)],
     ["/v1/makers/:maker/stats", each(s.makers, (m) => `/v1/makers/${m}/stats`)],
     ["/v1/makers/:maker/offers", each(s.makers, (m) => `/v1/makers/${m}/offers`)],
   ];
@@ -97,7 +114,7 @@ async function main() {
   const [routePort, barePort] = [await freePort(), await freePort()];
   const common = { DATABASE_URL: db.url, DATABASE_POOL_SIZE: "10", LOG_LEVEL: "warn" };
   const next = await startNext(routePort, { ...common, RATE_LIMIT_RPM: "1000000000" });
-  const bare = await spawnServer([TSX_BIN, "bench/bare-main.ts"], { ...common, PORT: String(barePort) }, () => false);
+  const bare = await spawnServer([TSX_BIN, "bench/bare-main.ts"], { ...common, PORT: String(barePort) }, () => false); // ready: its IPC message
   const routeUrl = `http://127.0.0.1:${routePort}`;
   const bareUrl = `http://127.0.0.1:${barePort}`;
 

@@ -17,14 +17,18 @@ export async function ensureBuild(): Promise<void> {
   await new Promise((resolve) => spawn(process.execPath, [NEXT_BIN, "build"], { cwd: ROOT, stdio: "inherit" }).on("exit", resolve));
 }
 
-/** Starts a server process; resolves once `ready` sees its output say so (or it sends an IPC message). */
-export function spawnServer(args: string[], env: Record<string, string>, ready: (out: string) => boolean): Promise<ChildProcess> {
+/**
+ * Starts a process; resolves once `ready` sees its output say so, or it sends
+ * an IPC message, or (`ready` null) as soon as it is running.
+ */
+export function spawnServer(args: string[], env: Record<string, string>, ready: ((out: string) => boolean) | null): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe", "ipc"] });
     let out = "";
+    if (ready === null) child.once("spawn", () => resolve(child));
     const check = (d: Buffer) => {
       out += d;
-      if (ready(out)) resolve(child);
+      if (ready?.(out)) resolve(child);
     };
     child.stdout!.on("data", check);
     child.stderr!.on("data", (d) => (out += d));

@@ -33,7 +33,7 @@ export const serverEnvSchema = z.object({
   LOCAL_DEMO_CLUSTER: booleanFlag,
   /** The scanner worker. */
   SCAN_INTERVAL_MS: positiveInt(1000),
-  SCAN_BATCH_SIZE: positiveInt(250),
+  SCAN_BATCH_SIZE: positiveInt(500),
   RPC_BATCH: booleanFlag,
   /** Requests per second the worker may send the RPC; 0: no budget (a local node). */
   RPC_RPS: z.coerce.number().min(0).default(0),

@@ -31,6 +31,11 @@ export interface BatchResult {
   unpriced: number;
 }
 
+/** Fetches and applies one batch. */
+export async function applyBatch(sql: postgres.Sql, rpc: ProgramRpc, programId: string, batch: SignatureRef[], log: Logger): Promise<BatchResult> {
+  return commitBatch(sql, rpc, programId, await fetchBatch(sql, rpc, programId, batch), log);
+}
+
 /** The node listed a signature it cannot serve yet (it is behind): try the batch again later. */
 export class NotYetAvailableError extends Error {
   override name = "NotYetAvailableError";
@@ -71,28 +76,35 @@ async function offersFromAccounts(rpc: ProgramRpc, pdas: string[], log: Logger):
   return rows;
 }
 
-/**
- * Applies a run of the program's transactions, oldest first, in one database
- * transaction with the checkpoint: either all of them and the checkpoint are
- * written or none. Transactions already applied are skipped, and every write
- * is idempotent, so replaying any range changes nothing.
- */
-export async function applyBatch(
-  sql: postgres.Sql,
-  rpc: ProgramRpc,
-  programId: string,
-  batch: SignatureRef[],
-  log: Logger,
-): Promise<BatchResult> {
-  const result: BatchResult = { transactions: 0, failed: 0, fills: 0, events: 0, undecodable: 0, unpriced: 0 };
-  if (batch.length === 0) return result;
+export interface FetchedBatch {
+  batch: SignatureRef[];
+  /** The batch's transactions not applied yet, decoded, oldest first. */
+  decoded: DecodedTransaction[];
+}
+
+/** Fetches and decodes a batch's transactions (those not applied already). Reads only: safe to run ahead. */
+export async function fetchBatch(sql: postgres.Sql, rpc: ProgramRpc, programId: string, batch: SignatureRef[]): Promise<FetchedBatch> {
   const done = await appliedSignatures(sql, batch.map((s) => s.signature));
   const pending = batch.filter((s) => !done.has(s.signature));
   const raws = await rpc.transactions(pending.map((s) => s.signature));
-  const decoded: DecodedTransaction[] = raws.map((raw, i) => {
+  const decoded = raws.map((raw, i) => {
     if (raw === null) throw new NotYetAvailableError(`the node has no transaction ${pending[i]!.signature} yet`);
     return decodeTransaction(raw, programId);
   });
+  return { batch, decoded };
+}
+
+/**
+ * Applies a fetched batch, oldest first, in one database transaction with the
+ * checkpoint: either all of it and the checkpoint are written or none.
+ * Transactions already applied were left out, and every write is idempotent,
+ * so replaying any range changes nothing. Batches commit in order: a take is
+ * priced from offers that earlier batches created.
+ */
+export async function commitBatch(sql: postgres.Sql, rpc: ProgramRpc, programId: string, fetched: FetchedBatch, log: Logger): Promise<BatchResult> {
+  const result: BatchResult = { transactions: 0, failed: 0, fills: 0, events: 0, undecodable: 0, unpriced: 0 };
+  const { batch, decoded } = fetched;
+  if (batch.length === 0) return result;
 
   // Price every take: from the offer's row, a create earlier in this batch, or its account.
   const terms = new Map<string, OfferTerms>();

@@ -11,6 +11,10 @@ export class RateBudget {
     this.tokens = perSecond;
   }
 
+  get enabled(): boolean {
+    return this.perSecond > 0;
+  }
+
   take(count = 1): Promise<void> {
     if (this.perSecond <= 0) return Promise.resolve();
     const turn = this.queue.then(() => this.wait(Math.min(count, this.perSecond)));

@@ -18,6 +18,8 @@ export async function reconcileOffers(sql: postgres.Sql, rpc: ProgramRpc, log: L
     select pda, remaining_size::text as remaining, state::text from offers where pda = any(${accounts.map((a) => a.pda)}::text[])`;
   const byPda = new Map(rows.map((r) => [r.pda, r]));
   await sql.begin(async (tx) => {
+    // Pipelined, in order, in one transaction.
+    const writes: PromiseLike<unknown>[] = [];
     for (const { pda, data } of accounts) {
       const offer = data && decodeOfferAccount(data);
       if (!offer) continue;
@@ -25,7 +27,7 @@ export async function reconcileOffers(sql: postgres.Sql, rpc: ProgramRpc, log: L
       const row = byPda.get(pda);
       if (!row) {
         corrected++;
-        await insertOffer(tx, {
+        writes.push(insertOffer(tx, {
           pda,
           maker: offer.maker,
           tokenMint: offer.tokenMint,
@@ -42,16 +44,20 @@ export async function reconcileOffers(sql: postgres.Sql, rpc: ProgramRpc, log: L
           state: offer.state,
           accountSlot: slot,
           lastSlot: slot,
-        });
+        }));
       } else if (row.remaining !== offer.remainingSize.toString() || row.state !== offer.state) {
         // The row may only lag the account (the scan has not reached this slot):
         // the snapshot holds as of its slot, and the fills it already includes
         // will not lower it again when the scan reaches them.
-        const [applied] = await applyAccountSnapshot(tx, pda, { remainingSize: offer.remainingSize, state: offer.state, slot });
-        if (applied) corrected++;
+        writes.push(
+          applyAccountSnapshot(tx, pda, { remainingSize: offer.remainingSize, state: offer.state, slot }).then(([applied]) => {
+            if (applied) corrected++;
+          }),
+        );
       }
     }
-    for (let i = 0; i < seen.length; i += 5000) await touchOffers(tx, seen.slice(i, i + 5000), slot);
+    for (let i = 0; i < seen.length; i += 5000) writes.push(touchOffers(tx, seen.slice(i, i + 5000), slot));
+    await Promise.all(writes);
   });
   log.info({ accounts: seen.length, corrected, slot: slot.toString() }, "reconciled offers with their accounts");
   return { seen: seen.length, corrected };

@@ -49,23 +49,29 @@ function callCount(body: unknown): number {
 
 /**
  * The fetch web3.js's Connection sends every JSON-RPC request through: it
- * keeps to the request budget, bounds each attempt by a timeout, and retries
- * 429 (after the wait the provider asks for), 5xx, dropped connections,
- * timeouts and bodies that are not JSON, forever, with jittered exponential
- * backoff, until it gets a JSON answer or the worker shuts down. A signature
- * is never skipped because a request failed.
+ * keeps to the request budget, bounds each attempt by a timeout (the body
+ * included), and retries 429 (after the wait the provider asks for), 5xx,
+ * dropped connections and timeouts, forever, with jittered exponential
+ * backoff, until the worker shuts down. Bodies that are not JSON fail the
+ * call in the JSON-RPC client and are retried by the caller. A signature is
+ * never skipped because a request failed.
  */
 export function resilientFetch(options: ResilientFetchOptions): typeof fetch {
   const { budget, timeoutMs, signal, log } = options;
   return async (input, init) => {
-    const calls = callCount(init?.body);
+    const calls = budget.enabled ? callCount(init?.body) : 1;
     for (let attempt = 0; ; attempt++) {
       if (signal.aborted) throw new ShutdownError("the worker is shutting down");
       await budget.take(calls);
       let reason: string;
       let wait: number;
+      // One controller per attempt, aborted by the timeout or by shutdown.
+      const attemptController = new AbortController();
+      const timer = setTimeout(() => attemptController.abort(new DOMException("timed out", "TimeoutError")), timeoutMs);
+      const onShutdown = () => attemptController.abort();
+      signal.addEventListener("abort", onShutdown, { once: true });
       try {
-        const response = await fetch(input, { ...init, signal: AbortSignal.any([signal, AbortSignal.timeout(timeoutMs)]) });
+        const response = await fetch(input, { ...init, signal: attemptController.signal });
         if (response.status === 429) {
           reason = "429";
           wait = retryAfterMs(response.headers, attempt);
@@ -75,19 +81,18 @@ export function resilientFetch(options: ResilientFetchOptions): typeof fetch {
           wait = backoff(attempt);
           await response.arrayBuffer().catch(() => {});
         } else {
-          const text = await response.text();
-          try {
-            JSON.parse(text);
-            return new Response(text, { status: response.status, statusText: response.statusText, headers: response.headers });
-          } catch {
-            reason = "malformed json";
-            wait = backoff(attempt);
-          }
+          // The body is read (and parsed once) by the JSON-RPC client; a body cut
+          // short or not JSON fails that call, which the caller retries.
+          const body = await response.text();
+          return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
         }
       } catch (error) {
         if (signal.aborted) throw new ShutdownError("the worker is shutting down");
-        reason = (error as Error).name === "TimeoutError" ? "timeout" : `network: ${(error as Error).message}`;
+        reason = (error as Error).name === "TimeoutError" || attemptController.signal.aborted ? "timeout" : `network: ${(error as Error).message}`;
         wait = backoff(attempt);
+      } finally {
+        clearTimeout(timer);
+        signal.removeEventListener("abort", onShutdown);
       }
       options.onRetry?.(reason);
       log.warn({ reason, attempt, waitMs: Math.round(wait) }, "rpc request failed; retrying");

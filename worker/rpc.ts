@@ -1,4 +1,4 @@
-import { Connection, PublicKey, type Commitment, type ConfirmedSignatureInfo } from "@solana/web3.js";
+import { Connection, PublicKey, type Commitment } from "@solana/web3.js";
 import bs58 from "bs58";
 import type { Logger } from "pino";
 import { OFFER_ACCOUNT_DISCRIMINATOR } from "../lib/program";
@@ -16,6 +16,14 @@ export interface RpcConfig {
   batch: boolean;
   signal: AbortSignal;
   log: Logger;
+}
+
+/** A getSignaturesForAddress entry, as the node sends it. */
+export interface SignatureInfo {
+  signature: string;
+  slot: number;
+  err: unknown;
+  blockTime?: number | null;
 }
 
 export interface AccountRead {
@@ -54,7 +62,11 @@ export function createProgramRpc(config: RpcConfig) {
   };
   const programKey = new PublicKey(config.programId);
 
-  /** Retries a call while its JSON-RPC error is transient or web3.js rejects a transient reply. */
+  /**
+   * Retries a call while its JSON-RPC error is transient, or it failed with no
+   * JSON-RPC code at all (a body cut short or not JSON, a shape we do not
+   * recognise): a node answering nonsense is treated as a node failing.
+   */
   async function persist<T>(what: string, call: () => Promise<T>): Promise<T> {
     for (let attempt = 0; ; attempt++) {
       try {
@@ -83,10 +95,15 @@ export function createProgramRpc(config: RpcConfig) {
     retries: () => retries,
 
     /** One page of the program's signatures, newest first, strictly older than `before`. */
-    signaturesBefore(before: string | undefined, limit = 1000): Promise<ConfirmedSignatureInfo[]> {
-      return persist("getSignaturesForAddress", () =>
-        connection.getSignaturesForAddress(programKey, { before, limit }, config.commitment),
-      );
+    async signaturesBefore(before: string | undefined, limit = 1000): Promise<SignatureInfo[]> {
+      const options = { limit, commitment: config.commitment, ...(before ? { before } : {}) };
+      return persist("getSignaturesForAddress", async () => {
+        const page = unwrap(await rpc._rpcRequest("getSignaturesForAddress", [config.programId, options]), "getSignaturesForAddress");
+        if (!Array.isArray(page) || page.some((s) => typeof (s as SignatureInfo)?.signature !== "string" || typeof (s as SignatureInfo)?.slot !== "number")) {
+          throw new Error("getSignaturesForAddress returned an unexpected shape");
+        }
+        return page as SignatureInfo[];
+      });
     },
 
     /** Transactions by signature, in the order asked; null where the node does not have one. */
@@ -154,14 +171,19 @@ export function createProgramRpc(config: RpcConfig) {
       return persist("getSlot", () => connection.getSlot(commitment));
     },
 
-    /** Whether the cluster still has each signature, and at what commitment. */
-    async statuses(signatures: string[]) {
-      const out = [];
+    /** Whether the cluster still has each signature (null where it does not). */
+    async statuses(signatures: string[]): Promise<(object | null)[]> {
+      const out: (object | null)[] = [];
       for (let start = 0; start < signatures.length; start += 256) {
         const chunk = signatures.slice(start, start + 256);
-        const { value } = await persist("getSignatureStatuses", () =>
-          connection.getSignatureStatuses(chunk, { searchTransactionHistory: true }),
-        );
+        const value = await persist("getSignatureStatuses", async () => {
+          const reply = unwrap(
+            await rpc._rpcRequest("getSignatureStatuses", [chunk, { searchTransactionHistory: true }]),
+            "getSignatureStatuses",
+          ) as { value?: unknown };
+          if (!Array.isArray(reply?.value) || reply.value.length !== chunk.length) throw new Error("getSignatureStatuses returned an unexpected shape");
+          return reply.value as (object | null)[];
+        });
         out.push(...value);
       }
       return out;

@@ -1,13 +1,16 @@
 import type { Logger } from "pino";
 import type postgres from "postgres";
 import { readCheckpoint } from "../lib/store";
-import { applyBatch, NotYetAvailableError, type SignatureRef } from "./apply";
+import { commitBatch, fetchBatch, NotYetAvailableError, type FetchedBatch, type SignatureRef } from "./apply";
 import { settleFinality } from "./finality";
 import { backoff } from "./resilient-fetch";
 import { sleep } from "./rate-budget";
 import { reconcileOffers } from "./reconcile";
 import type { ProgramRpc } from "./rpc";
 import { signaturesAfter } from "./signatures";
+
+/** How often applied-but-unfinalized transactions are checked against the finalized chain. */
+const FINALITY_INTERVAL_MS = 5_000;
 
 export interface ScannerConfig {
   programId: string;
@@ -42,6 +45,7 @@ export async function runScanner(
 ): Promise<void> {
   let failures = 0;
   let lastReconcile = 0;
+  let lastFinality = 0;
   while (!signal.aborted) {
     try {
       await syncOnce(sql, rpc, config, log, signal, state);
@@ -50,7 +54,10 @@ export async function runScanner(
         state.caughtUp = true;
         log.info({ transactions: state.appliedTransactions, fills: state.appliedFills }, "caught up with the chain");
       }
-      if (config.commitment === "confirmed") await settleFinality(sql, rpc, config.programId, log);
+      if (config.commitment === "confirmed" && Date.now() - lastFinality >= FINALITY_INTERVAL_MS) {
+        await settleFinality(sql, rpc, config.programId, log);
+        lastFinality = Date.now();
+      }
       if (Date.now() - lastReconcile >= config.reconcileIntervalMs) {
         await reconcileOffers(sql, rpc, log);
         lastReconcile = Date.now();
@@ -82,10 +89,19 @@ async function syncOnce(
   const backfill = pending.length > config.batchSize;
   const started = Date.now();
   let done = 0;
-  for (let start = 0; start < pending.length; start += config.batchSize) {
+  const batches: SignatureRef[][] = [];
+  for (let start = 0; start < pending.length; start += config.batchSize) batches.push(pending.slice(start, start + config.batchSize));
+  // While one batch is written to the database, the next is fetched from the RPC.
+  let ahead: Promise<FetchedBatch> = fetchBatch(sql, rpc, config.programId, batches[0]!);
+  for (let i = 0; i < batches.length; i++) {
+    const fetched = await ahead;
     if (signal.aborted) return; // the batch in hand is finished; the rest waits for the next start
-    const batch: SignatureRef[] = pending.slice(start, start + config.batchSize);
-    const result = await applyBatch(sql, rpc, config.programId, batch, log);
+    if (i + 1 < batches.length) {
+      ahead = fetchBatch(sql, rpc, config.programId, batches[i + 1]!);
+      ahead.catch(() => {}); // awaited next round; a failure then is handled there
+    }
+    const result = await commitBatch(sql, rpc, config.programId, fetched, log);
+    const batch = fetched.batch;
     done += batch.length;
     state.appliedTransactions += result.transactions;
     state.appliedFills += result.fills;

@@ -1,0 +1,163 @@
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import { gzipSync } from "node:zlib";
+import postgres from "postgres";
+import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from "../lib/db/embedded";
+import { migrateDatabase } from "../lib/db/migrate";
+import { startTokenStandin } from "../local/tokens";
+import { addressOf } from "../tests/helpers/fixtures";
+import { DESKTOP, isolate, launchChromium } from "../tests/e2e/browser";
+import { BONK, JUP, MAKER_A, offerByLabel, seedExplorer } from "../tests/e2e/seed";
+import { ensureBuild, log, ROOT, startNext } from "./harness";
+
+// `npm run bench:web`: for each page of the explorer, the JavaScript its first
+// load sends (gzip) and first-contentful-paint / largest-contentful-paint in
+// headless Chromium against the production build on localhost, median of 5
+// cold loads (a new browser context each, so nothing is cached).
+//
+// The database: BENCH_DATABASE_URL (a PostgreSQL server on which a scratch
+// database is made), else an embedded PostgreSQL. Data: the e2e seed.
+// Targets: first-load JS < 200 KB gzip on every page, LCP < 1 s.
+
+const RUNS = Number(process.env.BENCH_RUNS ?? 5);
+const USDC = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";
+const JS_BUDGET = 200 * 1024;
+const LCP_BUDGET = 1000;
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? s[mid]! : (s[mid - 1]! + s[mid]!) / 2;
+};
+const kb = (bytes: number) => `${(bytes / 1024).toFixed(1)} KB`;
+
+async function scratchDatabase(): Promise<{ url: string; drop(): Promise<void> }> {
+  let embedded: EmbeddedDatabase | undefined;
+  let adminUrl = process.env.BENCH_DATABASE_URL;
+  if (!adminUrl) {
+    embedded = await startEmbeddedPostgres({ dataDir: path.join(ROOT, ".data", `bench-web-${process.pid}`), persistent: false });
+    adminUrl = embedded.adminUrl;
+  }
+  const name = `bench_web_${randomBytes(4).toString("hex")}`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  await admin.unsafe(`create database "${name}"`);
+  const url = new URL(adminUrl);
+  url.pathname = `/${name}`;
+  await migrateDatabase(url.toString());
+  return {
+    url: url.toString(),
+    async drop() {
+      await admin.unsafe(`drop database if exists "${name}" with (force)`);
+      await admin.end({ timeout: 2 });
+      await embedded?.stop();
+    },
+  };
+}
+
+interface Sample {
+  fcp: number;
+  lcp: number;
+  initialJs: number;
+  lazyJs: number;
+}
+
+await ensureBuild();
+const db = await scratchDatabase();
+const sql = postgres(db.url, { max: 1, onnotice: () => {} });
+const seeded = await seedExplorer(sql);
+await sql.end();
+const standin = await startTokenStandin({ limit: 100_000 });
+const port = await freePort();
+const server = await startNext(port, { DATABASE_URL: db.url, TOKEN_API_URL: standin.url, PORT: String(port), RATE_LIMIT_RPM: "0" });
+const base = `http://127.0.0.1:${port}`;
+const browser = await launchChromium();
+
+const pages: [string, string][] = [
+  ["markets", "/"],
+  ["book", `/book/${JUP}/${USDC}`],
+  ["offer", `/offers/${offerByLabel(seeded, "jup-ask-1").pda}`],
+  ["offer 404", `/offers/${addressOf("never-an-offer")}`],
+  ["fills", "/fills"],
+  ["fills filtered", `/fills?tokenMint=${BONK}`],
+  ["maker", `/makers/${MAKER_A}`],
+  ["trending", "/trending"],
+];
+
+/** Script bytes by URL, gzipped here (level 9, as a CDN would) so the figure does not depend on the server's compression. */
+const gzipCache = new Map<string, number>();
+async function gzipSize(url: string): Promise<number> {
+  if (!gzipCache.has(url)) gzipCache.set(url, gzipSync(Buffer.from(await (await fetch(url)).arrayBuffer()), { level: 9 }).length);
+  return gzipCache.get(url)!;
+}
+
+async function sample(pathAndQuery: string): Promise<Sample> {
+  const context = await browser.newContext({ viewport: DESKTOP, colorScheme: "dark" });
+  await isolate(context, base);
+  const page = await context.newPage();
+  const scripts: string[] = [];
+  page.on("request", (r) => {
+    if (r.resourceType() === "script") scripts.push(r.url());
+  });
+  const response = await page.goto(base + pathAndQuery, { waitUntil: "networkidle" });
+  const expected = pathAndQuery.includes(addressOf("never-an-offer")) ? 404 : 200;
+  if (response?.status() !== expected) throw new Error(`${pathAndQuery} answered ${response?.status()}, not ${expected}: the figures would be an error page's`);
+  const html = (await response?.text()) ?? "";
+  // First-load JS: the scripts the server's HTML asks a modern browser for
+  // (the noModule polyfills are for browsers without modules); anything
+  // requested after that is loaded on demand.
+  const initial = new Set(
+    [...html.matchAll(/<script([^>]*)\bsrc="([^"]+)"([^>]*)>/g)]
+      .filter((m) => !/nomodule/i.test(`${m[1]}${m[3]}`))
+      .map((m) => new URL(m[2]!.replace(/&amp;/g, "&"), base).toString()),
+  );
+  const paints = await page.evaluate(
+    () =>
+      new Promise<{ fcp: number; lcp: number }>((resolve) => {
+        const fcp = performance.getEntriesByName("first-contentful-paint")[0]?.startTime ?? NaN;
+        let lcp = NaN;
+        new PerformanceObserver((list) => {
+          const last = list.getEntries().at(-1);
+          if (last) lcp = last.startTime;
+        }).observe({ type: "largest-contentful-paint", buffered: true });
+        setTimeout(() => resolve({ fcp, lcp }), 250);
+      }),
+  );
+  let initialJs = 0;
+  let lazyJs = 0;
+  for (const url of new Set(scripts)) {
+    if (!url.startsWith(base)) continue;
+    if (initial.has(url)) initialJs += await gzipSize(url);
+    else lazyJs += await gzipSize(url);
+  }
+  await context.close();
+  return { ...paints, initialJs, lazyJs };
+}
+
+const rows: string[] = [];
+let failures = 0;
+try {
+  await sample("/"); // warm the server (first requests compile nothing in production, but open the pools)
+  log(`${RUNS} cold loads per page, median; JS gzip-9 of the scripts in the page's HTML (lazy: loaded after, on demand)`);
+  rows.push(["page".padEnd(16), "first-load JS".padStart(14), "lazy JS".padStart(10), "FCP".padStart(8), "LCP".padStart(8)].join("  "));
+  for (const [name, p] of pages) {
+    const samples: Sample[] = [];
+    for (let i = 0; i < RUNS; i++) samples.push(await sample(p));
+    const js = median(samples.map((s) => s.initialJs));
+    const lazy = median(samples.map((s) => s.lazyJs));
+    const fcp = median(samples.map((s) => s.fcp));
+    const lcp = median(samples.map((s) => s.lcp));
+    const over = js > JS_BUDGET || !(lcp < LCP_BUDGET);
+    if (over) failures++;
+    rows.push(
+      [name.padEnd(16), kb(js).padStart(14), kb(lazy).padStart(10), `${fcp.toFixed(0)} ms`.padStart(8), `${lcp.toFixed(0)} ms`.padStart(8), over ? " over budget" : ""].join("  "),
+    );
+  }
+  console.log(rows.join("\n"));
+  log(`targets: first-load JS < ${kb(JS_BUDGET)}, LCP < ${LCP_BUDGET} ms: ${failures === 0 ? "all met" : `${failures} page(s) over`}`);
+} finally {
+  await browser.close();
+  server.kill("SIGTERM");
+  await standin.stop();
+  await db.drop();
+}
+process.exitCode = failures === 0 ? 0 : 1;

@@ -1,0 +1,112 @@
+"use client";
+
+import dynamic from "next/dynamic";
+import Link from "next/link";
+import { useMemo } from "react";
+import { spread } from "@/lib/ui/price";
+import type { FillList, OfferList } from "@/lib/ui/types";
+import { useBookSide, useFills } from "../data/queries";
+import { useToken } from "../data/tokens";
+import { FillsTable } from "../fills/fills-table";
+import { Address } from "../ui/address";
+import { Panel } from "../ui/panel";
+import { EmptyState, Skeleton, StaleNote } from "../ui/states";
+import { OfferPrice, TokenIcon, TokenSymbol } from "../ui/token";
+import { DepthTable } from "./depth-table";
+import { chartPoints } from "./price-chart";
+
+// The chart library is the heaviest thing on this page: its own chunk, after first paint.
+const PriceChart = dynamic(() => import("./price-chart").then((m) => m.PriceChart), {
+  ssr: false,
+  loading: () => <Skeleton className="h-64 w-full" />,
+});
+
+export interface BookInitial {
+  asks: OfferList;
+  bids: OfferList;
+  fills: FillList;
+}
+
+function SpreadBar({ asks, bids, tokenMint, paymentMint }: { asks: OfferList; bids: OfferList; tokenMint: string; paymentMint: string }) {
+  const token = useToken(tokenMint);
+  const payment = useToken(paymentMint);
+  const ask = asks.offers[0];
+  const bid = bids.offers[0];
+  const s = ask && bid ? spread(ask, bid, token?.decimals, payment?.decimals) : null;
+  return (
+    <dl className="grid grid-cols-3 gap-3 text-sm" data-testid="spread-bar">
+      <div className="rounded-xl border border-line bg-panel px-4 py-3">
+        <dt className="text-xs uppercase tracking-wide text-muted">Best ask</dt>
+        <dd className="mt-1 text-lg font-semibold text-ask" data-testid="best-ask">
+          {ask ? <OfferPrice price={ask} tokenMint={tokenMint} paymentMint={paymentMint} /> : "—"}
+        </dd>
+      </div>
+      <div className="rounded-xl border border-line bg-panel px-4 py-3">
+        <dt className="text-xs uppercase tracking-wide text-muted">Spread</dt>
+        <dd className="mt-1 text-lg font-semibold tabular" data-testid="spread">
+          {s ? `${s.percent}%` : "—"}
+          {s?.absolute && <span className="ml-2 text-xs font-normal text-muted">{s.absolute}</span>}
+        </dd>
+      </div>
+      <div className="rounded-xl border border-line bg-panel px-4 py-3">
+        <dt className="text-xs uppercase tracking-wide text-muted">Best bid</dt>
+        <dd className="mt-1 text-lg font-semibold text-bid" data-testid="best-bid">
+          {bid ? <OfferPrice price={bid} tokenMint={tokenMint} paymentMint={paymentMint} /> : "—"}
+        </dd>
+      </div>
+    </dl>
+  );
+}
+
+export function BookView({ tokenMint, paymentMint, initial }: { tokenMint: string; paymentMint: string; initial: BookInitial }) {
+  const token = useToken(tokenMint);
+  const payment = useToken(paymentMint);
+  const asks = useBookSide(tokenMint, paymentMint, "sell", initial.asks);
+  const bids = useBookSide(tokenMint, paymentMint, "buy", initial.bids);
+  const fills = useFills({ tokenMint, paymentMint, limit: 200 }, initial.fills);
+  const askData = asks.data ?? initial.asks;
+  const bidData = bids.data ?? initial.bids;
+  const fillRows = (fills.data ?? initial.fills).fills;
+  const points = useMemo(() => chartPoints(fillRows, token, payment), [fillRows, token, payment]);
+
+  return (
+    <div className="space-y-6">
+      <div className="flex flex-wrap items-center gap-3">
+        <TokenIcon token={token} size={40} />
+        <div className="min-w-0">
+          <h1 className="text-xl font-semibold tracking-tight sm:text-2xl">
+            {token?.symbol ?? "Unknown token"} <span className="text-muted">/ <TokenSymbol mint={paymentMint} /></span>
+          </h1>
+          <p className="flex flex-wrap items-center gap-x-3 text-sm text-muted">
+            <span>{token?.name ?? "Not known to the token provider"}</span>
+            <Address value={tokenMint} />
+          </p>
+        </div>
+        <Link href={`/fills?tokenMint=${tokenMint}&paymentMint=${paymentMint}`} className="ml-auto rounded-lg border border-line px-3 py-1.5 text-sm hover:bg-raised">
+          All fills of this pair
+        </Link>
+      </div>
+      {(token?.decimals == null || payment?.decimals == null) && (
+        <p className="rounded-lg border border-warn/40 bg-warn/10 px-3 py-2 text-sm text-warn" role="note">
+          The decimals of a mint here are unknown, so its amounts and prices are shown in raw units (marked RAW).
+        </p>
+      )}
+      <SpreadBar asks={askData} bids={bidData} tokenMint={tokenMint} paymentMint={paymentMint} />
+      <StaleNote error={asks.error ?? bids.error} />
+      <Panel title={<>Price <span className="font-normal text-muted">(<TokenSymbol mint={paymentMint} /> per {token?.symbol ?? "token"}, from fills)</span></>}>
+        {points.length > 0 ? <div className="p-2"><PriceChart points={points} /></div> : <EmptyState title="No fills yet">The chart draws once this pair trades.</EmptyState>}
+      </Panel>
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Panel title={<>Asks <span className="font-normal text-muted">· sell offers, lowest first · {askData.offers.length}</span></>}>
+          <DepthTable side="sell" offers={askData.offers} />
+        </Panel>
+        <Panel title={<>Bids <span className="font-normal text-muted">· buy offers, highest first · {bidData.offers.length}</span></>}>
+          <DepthTable side="buy" offers={bidData.offers} />
+        </Panel>
+      </div>
+      <Panel title="Recent fills">
+        <FillsTable fills={fillRows.slice(0, 25)} columns={{ pair: false }} emptyTitle="No fills of this pair yet" />
+      </Panel>
+    </div>
+  );
+}

@@ -1,0 +1,75 @@
+"use client";
+
+import Link from "next/link";
+import { useRouter } from "next/navigation";
+import { depthPercent } from "@/lib/ui/price";
+import type { Offer } from "@/lib/ui/types";
+import { EmptyState } from "../ui/states";
+import { tdRight, th, thRight } from "../ui/panel";
+import { OfferPrice, TokenAmount } from "../ui/token";
+
+/** Running totals of remaining size, best price first. */
+function cumulativeDepths(offers: Offer[]): bigint[] {
+  const out: bigint[] = [];
+  for (const o of offers) out.push((out[out.length - 1] ?? 0n) + BigInt(o.remainingSize));
+  return out;
+}
+
+/**
+ * One side of the book, best price first, each row's bar the cumulative
+ * remaining size up to it as a share of the side's total.
+ */
+export function DepthTable({ side, offers }: { side: "sell" | "buy"; offers: Offer[] }) {
+  const router = useRouter();
+  const colour = side === "sell" ? "text-ask" : "text-bid";
+  const bar = `color-mix(in oklab, var(${side === "sell" ? "--ask" : "--bid"}) 14%, transparent)`;
+  if (offers.length === 0) return <EmptyState title={side === "sell" ? "No asks" : "No bids"}>Nobody is {side === "sell" ? "selling" : "buying"} this token right now.</EmptyState>;
+  const depths = cumulativeDepths(offers);
+  const total = depths[depths.length - 1] ?? 0n;
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full text-sm" data-testid={side === "sell" ? "asks-table" : "bids-table"}>
+        <thead className="border-b border-line">
+          <tr>
+            <th className={th}>Price</th>
+            <th className={thRight}>Remaining</th>
+            <th className={`${thRight} hidden sm:table-cell`}>Size</th>
+            <th className={thRight}>Depth</th>
+          </tr>
+        </thead>
+        <tbody>
+          {offers.map((o, i) => {
+            const cumulative = depths[i] ?? 0n;
+            const width = depthPercent(cumulative, total);
+            return (
+              <tr
+                key={o.pda}
+                className="relative cursor-pointer hover:bg-raised/60"
+                onClick={(e) => {
+                  if (!(e.target as HTMLElement).closest("a,button")) router.push(`/offers/${o.pda}`);
+                }}
+                data-offer={o.pda}
+                style={{ backgroundImage: `linear-gradient(to left, ${bar} ${width}%, transparent ${width}%)` }}
+              >
+                <td className={`px-3 py-1.5 font-medium ${colour}`}>
+                  <Link href={`/offers/${o.pda}`} prefetch={false} className="hover:underline focus-visible:outline-2 focus-visible:outline-accent" aria-label={`Open offer ${o.pda}`}>
+                    <OfferPrice price={o} tokenMint={o.tokenMint} paymentMint={o.paymentMint} />
+                  </Link>
+                </td>
+                <td className={`${tdRight} py-1.5`} data-col="remaining">
+                  <TokenAmount raw={o.remainingSize} mint={o.tokenMint} />
+                </td>
+                <td className={`${tdRight} hidden py-1.5 text-muted sm:table-cell`} data-col="size">
+                  <TokenAmount raw={o.originalSize} mint={o.tokenMint} />
+                </td>
+                <td className={`${tdRight} py-1.5 text-muted`} data-col="depth" data-depth={width}>
+                  <TokenAmount raw={cumulative.toString()} mint={o.tokenMint} />
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

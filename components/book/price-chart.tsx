@@ -1,0 +1,98 @@
+"use client";
+
+import { useEffect, useRef } from "react";
+import { chartNumber, fillPrice } from "@/lib/ui/price";
+import { formatUnits } from "@/lib/program/units";
+import type { Fill, Token } from "@/lib/ui/types";
+
+export interface ChartPoint {
+  time: number;
+  price: number;
+  volume: number;
+}
+
+/**
+ * The pair's fills as chart points, oldest first, one per second (the chart
+ * needs strictly increasing times; fills in one second keep the last price and
+ * sum their volume). Prices are exact decimals turned into floats only here,
+ * for plotting.
+ */
+export function chartPoints(fills: Fill[], token: Token | undefined, payment: Token | undefined): ChartPoint[] {
+  const bySecond = new Map<number, ChartPoint>();
+  for (const f of [...fills].reverse()) {
+    const price = fillPrice(f.fillAmount, f.paymentAmount, token?.decimals ?? 0, payment?.decimals ?? 0);
+    if (price === null) continue;
+    const time = Math.floor(Date.parse(f.blockTime) / 1000);
+    const volume = chartNumber(formatUnits(BigInt(f.paymentAmount), payment?.decimals ?? 0));
+    const prev = bySecond.get(time);
+    bySecond.set(time, { time, price: chartNumber(price), volume: (prev?.volume ?? 0) + volume });
+  }
+  return [...bySecond.values()].sort((a, b) => a.time - b.time);
+}
+
+function cssVar(name: string): string {
+  return getComputedStyle(document.documentElement).getPropertyValue(name).trim();
+}
+
+/** lightweight-charts, loaded on this page only, after first paint. */
+export function PriceChart({ points }: { points: ChartPoint[] }) {
+  const box = useRef<HTMLDivElement>(null);
+  const api = useRef<{ setData(p: ChartPoint[]): void; destroy(): void } | null>(null);
+
+  useEffect(() => {
+    let cancelled = false;
+    let cleanup = () => {};
+    void import("lightweight-charts").then(({ createChart, LineSeries, HistogramSeries, ColorType }) => {
+      if (cancelled || !box.current) return;
+      const chart = createChart(box.current, { autoSize: true, handleScroll: false, handleScale: false, timeScale: { timeVisible: true, secondsVisible: false } });
+      const line = chart.addSeries(LineSeries, { lineWidth: 2, priceLineVisible: false, priceFormat: { type: "price", precision: 6, minMove: 0.000001 } });
+      const bars = chart.addSeries(HistogramSeries, { priceScaleId: "volume", priceFormat: { type: "volume" }, lastValueVisible: false, priceLineVisible: false });
+      chart.priceScale("volume").applyOptions({ scaleMargins: { top: 0.8, bottom: 0 } });
+      const theme = () => {
+        const fg = cssVar("--muted");
+        const grid = cssVar("--line");
+        chart.applyOptions({
+          layout: { background: { type: ColorType.Solid, color: "transparent" }, textColor: fg, attributionLogo: false },
+          grid: { vertLines: { color: grid }, horzLines: { color: grid } },
+          rightPriceScale: { borderColor: grid },
+          timeScale: { borderColor: grid },
+        });
+        line.applyOptions({ color: cssVar("--accent") });
+        bars.applyOptions({ color: `${cssVar("--accent")}55` });
+      };
+      theme();
+      const observer = new MutationObserver(theme);
+      observer.observe(document.documentElement, { attributes: true, attributeFilter: ["class"] });
+      api.current = {
+        setData(p) {
+          // The chart's time type is a branded number of unix seconds.
+          const low = Math.min(...p.map((x) => x.price).filter((v) => v > 0), 1);
+          const precision = Math.min(12, Math.max(2, Math.ceil(-Math.log10(low)) + 3));
+          line.applyOptions({ priceFormat: { type: "price", precision, minMove: 10 ** -precision } });
+          line.setData(p.map((x) => ({ time: x.time as never, value: x.price })));
+          bars.setData(p.map((x) => ({ time: x.time as never, value: x.volume })));
+          chart.timeScale().fitContent();
+        },
+        destroy() {
+          observer.disconnect();
+          chart.remove();
+        },
+      };
+      api.current.setData(points);
+      cleanup = () => api.current?.destroy();
+    });
+    return () => {
+      cancelled = true;
+      cleanup();
+      api.current = null;
+    };
+    // The chart is made once; data changes go through setData below.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  useEffect(() => {
+    api.current?.setData(points);
+  }, [points]);
+
+  return <div ref={box} className="h-64 w-full" role="img" aria-label="Price of the pair's fills over time" data-testid="price-chart" />;
+}

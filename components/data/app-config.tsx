@@ -1,0 +1,13 @@
+"use client";
+
+import { createContext, useContext, type ReactNode } from "react";
+import type { ExplorerConfig } from "@/lib/ui/explorer";
+
+// What the server knows about this deployment (the cluster), handed to the client once.
+const AppConfigContext = createContext<ExplorerConfig>({ rpcUrl: null, localCluster: false });
+
+export function AppConfigProvider({ config, children }: { config: ExplorerConfig; children: ReactNode }) {
+  return <AppConfigContext.Provider value={config}>{children}</AppConfigContext.Provider>;
+}
+
+export const useAppConfig = () => useContext(AppConfigContext);

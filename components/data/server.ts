@@ -1,0 +1,59 @@
+import { address } from "@/lib/http/params";
+import { listFills, listOfferFills, type FillFilters } from "@/lib/queries/fills";
+import { listMarkets } from "@/lib/queries/markets";
+import { getOffer, listOffers, type OfferListParams } from "@/lib/queries/offers";
+import { makerStats, protocolStats } from "@/lib/queries/stats";
+import { database, tokenService } from "@/lib/runtime";
+import type { FillList, MakerStats, Market, Offer, OfferFillList, OfferList, ProtocolStats, Token, Trending } from "@/lib/ui/types";
+
+// The first render's data, read in-process through the same lib/queries the
+// /v1 routes use, so server HTML and client polls see one shape.
+
+export const isAddress = (value: string) => address("address").safeParse(value).success;
+
+export async function serverMarkets(): Promise<Market[]> {
+  return (JSON.parse(await listMarkets(database())) as { markets: Market[] }).markets;
+}
+
+export async function serverStats(): Promise<ProtocolStats> {
+  return JSON.parse(await protocolStats(database())) as ProtocolStats;
+}
+
+export async function serverOffers(params: Partial<OfferListParams> & Pick<OfferListParams, "status">): Promise<OfferList> {
+  return JSON.parse(await listOffers(database(), { limit: 50, offset: 0, ...params })) as OfferList;
+}
+
+export async function serverOffer(pda: string): Promise<Offer | null> {
+  const text = await getOffer(database(), pda);
+  return text === undefined ? null : (JSON.parse(text) as Offer);
+}
+
+export async function serverOfferFills(pda: string): Promise<OfferFillList> {
+  return JSON.parse(await listOfferFills(database(), pda, { limit: 200, offset: 0 })) as OfferFillList;
+}
+
+export async function serverFills(filters: FillFilters & { limit?: number; cursor?: string }): Promise<FillList> {
+  return JSON.parse(await listFills(database(), { limit: 50, offset: 0, ...filters })) as FillList;
+}
+
+export async function serverMakerStats(maker: string): Promise<MakerStats> {
+  return JSON.parse(await makerStats(database(), maker)) as MakerStats;
+}
+
+/** Trending, or null when the provider fails and nothing cached answers (the page shows an error state). */
+export async function serverTrending(): Promise<Trending | null> {
+  try {
+    return (await tokenService().trending()) as Trending;
+  } catch {
+    return null;
+  }
+}
+
+/** Metadata of every mint a page shows, in one provider lookup (it never throws for provider trouble). */
+export async function serverTokens(mints: Iterable<string>): Promise<Token[]> {
+  const unique = [...new Set(mints)];
+  if (unique.length === 0) return [];
+  const tokens: Token[] = [];
+  for (let i = 0; i < unique.length; i += 100) tokens.push(...((await tokenService().resolve(unique.slice(i, i + 100))) as Token[]));
+  return tokens;
+}

@@ -1,0 +1,96 @@
+"use client";
+
+import Link from "next/link";
+import type { Fill } from "@/lib/ui/types";
+import { Address } from "../ui/address";
+import { EmptyState } from "../ui/states";
+import { td, tdRight, th, thRight } from "../ui/panel";
+import { TimeAgo } from "../ui/time";
+import { FillPrice, TokenAmount, TokenLabel, TokenSymbol } from "../ui/token";
+
+export const fillKey = (f: Pick<Fill, "signature" | "ixIndex">) => `${f.signature}/${f.ixIndex ?? 0}`;
+
+/** A fill of a sell offer is a taker's buy; of a buy offer, a taker's sell. */
+export function TradeType({ side }: { side: Fill["side"] }) {
+  return side === "sell" ? (
+    <span className="font-medium text-bid" title="The taker bought from a sell offer (ask)">Buy</span>
+  ) : (
+    <span className="font-medium text-ask" title="The taker sold into a buy offer (bid)">Sell</span>
+  );
+}
+
+export interface FillColumns {
+  pair?: boolean;
+  maker?: boolean;
+}
+
+export function FillsTable({ fills, columns = {}, fresh, emptyTitle = "No fills" }: { fills: Fill[]; columns?: FillColumns; fresh?: ReadonlySet<string>; emptyTitle?: string }) {
+  const { pair = true, maker = true } = columns;
+  if (fills.length === 0) return <EmptyState title={emptyTitle}>Fills appear here as takers take offers.</EmptyState>;
+  return (
+    <div className="overflow-x-auto">
+      <table className="w-full text-sm" data-testid="fills-table">
+        <thead className="border-b border-line">
+          <tr>
+            <th className={th}>Time</th>
+            {pair && <th className={th}>Pair</th>}
+            <th className={th}>Type</th>
+            <th className={thRight}>Price</th>
+            <th className={thRight}>Amount</th>
+            <th className={thRight}>Total</th>
+            <th className={thRight}>Fee</th>
+            {maker && <th className={th}>Maker</th>}
+            <th className={th}>Taker</th>
+            <th className={th}>Offer</th>
+            <th className={th}>Tx</th>
+          </tr>
+        </thead>
+        <tbody className="divide-y divide-line">
+          {fills.map((f) => (
+            <tr key={fillKey(f)} className={fresh?.has(fillKey(f)) ? "row-arrive" : undefined} data-fill={fillKey(f)}>
+              <td className={`${td} text-muted`}>
+                <TimeAgo iso={f.blockTime} />
+              </td>
+              {pair && (
+                <td className={td}>
+                  <Link href={`/book/${f.tokenMint}/${f.paymentMint}`} prefetch={false} className="inline-flex items-center gap-1 hover:underline">
+                    <TokenLabel mint={f.tokenMint} size={16} />
+                    <span className="text-muted">/</span>
+                    <span className="text-muted">
+                      <TokenSymbol mint={f.paymentMint} />
+                    </span>
+                  </Link>
+                </td>
+              )}
+              <td className={td}>
+                <TradeType side={f.side} />
+              </td>
+              <td className={tdRight} data-col="price">
+                <FillPrice fillAmount={f.fillAmount} paymentAmount={f.paymentAmount} tokenMint={f.tokenMint} paymentMint={f.paymentMint} />
+              </td>
+              <td className={tdRight} data-col="amount">
+                <TokenAmount raw={f.fillAmount} mint={f.tokenMint} />
+              </td>
+              <td className={tdRight} data-col="total">
+                <TokenAmount raw={f.paymentAmount} mint={f.paymentMint} /> <span className="text-xs text-muted"><TokenSymbol mint={f.paymentMint} /></span>
+              </td>
+              <td className={`${tdRight} text-muted`} data-col="fee">
+                <TokenAmount raw={f.feeAmount} mint={f.paymentMint} />
+              </td>
+              {maker && <td className={td}>{f.maker ? <Address value={f.maker} href={`/makers/${f.maker}`} /> : "—"}</td>}
+              <td className={td}>
+                <Address value={f.taker} href={`/fills?taker=${f.taker}`} />
+              </td>
+              <td className={td}>
+                <Address value={f.offerPda} href={`/offers/${f.offerPda}`} />
+              </td>
+              <td className={td}>
+                <Address value={f.signature} kind="tx" />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,74 @@
+"use client";
+
+import Link from "next/link";
+import { shortAddress } from "@/lib/ui/format";
+import { fillPrice, offerPrice, rawPrice } from "@/lib/ui/price";
+import type { ScaledPrice, Token } from "@/lib/ui/types";
+import { Amount, Price } from "./amount";
+import { useToken } from "../data/tokens";
+
+export function TokenIcon({ token, size = 20 }: { token: Token | undefined; size?: number }) {
+  // Remote token icons come from many hosts; next/image would need each one allowed.
+  return (
+    // eslint-disable-next-line @next/next/no-img-element
+    <img
+      src={token?.imageUrl ?? "/token-placeholder.svg"}
+      alt=""
+      width={size}
+      height={size}
+      loading="lazy"
+      decoding="async"
+      className="shrink-0 rounded-full bg-raised object-cover"
+      style={{ width: size, height: size }}
+    />
+  );
+}
+
+/** Icon, symbol and (optionally) name of a mint; unknown mints show their shortened address. */
+export function TokenLabel({ mint, showName = false, href, size = 20 }: { mint: string; showName?: boolean; href?: string; size?: number }) {
+  const token = useToken(mint);
+  const symbol = token?.symbol ?? shortAddress(mint);
+  const body = (
+    <span className="inline-flex min-w-0 items-center gap-2" title={`${token?.name ?? "Unknown token"}\n${mint}`}>
+      <TokenIcon token={token} size={size} />
+      <span className="min-w-0">
+        <span className={`block truncate font-medium ${token?.symbol ? "" : "font-mono text-xs"}`}>{symbol}</span>
+        {showName && <span className="block truncate text-xs text-muted">{token?.name ?? "Unknown token"}</span>}
+      </span>
+    </span>
+  );
+  return href ? (
+    <Link href={href} prefetch={false} className="min-w-0 hover:underline">
+      {body}
+    </Link>
+  ) : (
+    body
+  );
+}
+
+/** A raw amount of `mint` in whole tokens, with its symbol. */
+export function TokenSymbol({ mint }: { mint: string }) {
+  const token = useToken(mint);
+  return <>{token?.symbol ?? shortAddress(mint)}</>;
+}
+
+/** A raw amount of `mint` in whole tokens (its decimals from /v1/tokens). */
+export function TokenAmount({ raw, mint, showSymbol = false, className }: { raw: string; mint: string; showSymbol?: boolean; className?: string }) {
+  const token = useToken(mint);
+  return <Amount raw={raw} decimals={token?.decimals} symbol={showSymbol ? (token?.symbol ?? undefined) : undefined} className={className} />;
+}
+
+/** An offer's price in payment per whole token. */
+export function OfferPrice({ price, tokenMint, paymentMint, className }: { price: ScaledPrice; tokenMint: string; paymentMint: string; className?: string }) {
+  const token = useToken(tokenMint);
+  const payment = useToken(paymentMint);
+  return <Price value={offerPrice(price, token?.decimals, payment?.decimals)} raw={rawPrice(price)} className={className} />;
+}
+
+/** A fill's effective price (payment over size) in payment per whole token. */
+export function FillPrice({ fillAmount, paymentAmount, tokenMint, paymentMint }: { fillAmount: string; paymentAmount: string; tokenMint: string; paymentMint: string }) {
+  const token = useToken(tokenMint);
+  const payment = useToken(paymentMint);
+  const raw = fillPrice(fillAmount, paymentAmount, 0, 0) ?? "0";
+  return <Price value={fillPrice(fillAmount, paymentAmount, token?.decimals, payment?.decimals)} raw={raw} />;
+}

@@ -4,7 +4,7 @@ import { freePort, startEmbeddedPostgres } from "../lib/db/embedded";
 import { migrateDatabase } from "../lib/db/migrate";
 import { createDatabaseIfMissing } from "../lib/db/resolve";
 import { startTokenStandin, syntheticTokens } from "../local/tokens";
-import { ensureBuild, load, log, ROOT, startNext } from "./harness";
+import { ensureBuild, load, ROOT, startNext } from "./harness";
 
 // npm run bench:tokens — cached /v1/tokens (50 mints) and /v1/trending at 32
 // connections beside /v1/stats in the same run, and the provider calls the

@@ -48,11 +48,12 @@ export async function generate(sql: postgres.Sql, log: (line: string) => void): 
   // filled, cancelled or cranked; 2% lapsed uncranked; the last month is mostly open.
   await sql.unsafe(`
     insert into offers (pda, maker, token_mint, payment_mint, side, nonce, original_size, remaining_size,
-      price_per_token, price_scale, min_fill, created_at, expires_at, state, created_slot, last_slot)
+      price_per_token, price_scale, min_fill, created_at, expires_at, state, lapsed, created_slot, last_slot)
     select p.key, m.key, t.key, (array['${PAYMENT_MINTS.join("','")}'])[1 + (i / ${TOKENS}) % 4],
       case when i % 3 = 0 then 'buy' else 'sell' end::offer_side,
       i, size, case when st = 'filled' then 0 else size - (size * (i % 7) / 10) end,
       1 + (i * 7919) % 5000000, 6, 1, created, created + interval '30 days', st::offer_state,
+      st = 'active' and created + interval '30 days' <= now(), -- as the worker's lapse job leaves them
       200000000 + i * 75, 200000000 + i * 75
     from (
       select i, (1000 + (i * 104729) % 1000000000)::numeric as size,

@@ -17,6 +17,9 @@ export interface FillFilters {
 
 type Fragment = postgres.PendingQuery<postgres.Row[]>;
 
+/** The origin of fill_slot_bounds' minutes (migration 0003); date_bin ignores the session time zone. */
+const BIN_ORIGIN = "2000-01-01T00:00:00Z";
+
 function filterConditions(sql: postgres.Sql, f: FillFilters): Fragment[] {
   const conditions: Fragment[] = [];
   if (f.offerPda) conditions.push(sql`offer_pda = ${f.offerPda}`);
@@ -24,8 +27,21 @@ function filterConditions(sql: postgres.Sql, f: FillFilters): Fragment[] {
   if (f.maker) conditions.push(sql`maker = ${f.maker}`);
   if (f.tokenMint) conditions.push(sql`token_mint = ${f.tokenMint}`);
   if (f.paymentMint) conditions.push(sql`payment_mint = ${f.paymentMint}`);
-  if (f.fromTime !== undefined) conditions.push(sql`block_time >= to_timestamp(${f.fromTime})`);
-  if (f.toTime !== undefined) conditions.push(sql`block_time <= to_timestamp(${f.toTime})`);
+  // A block-time window also bounds the slots, so the walk down a slot-ordered
+  // index starts and stops at the window instead of filtering the whole feed:
+  // fill_slot_bounds gives, in one index probe per end, a slot range that holds
+  // every fill of the window (block time need not follow slot order; the bounds
+  // are monotone envelopes). The block_time conditions keep the rows exact.
+  if (f.fromTime !== undefined) {
+    conditions.push(sql`block_time >= to_timestamp(${f.fromTime})`);
+    conditions.push(sql`slot >= (select slot_floor from fill_slot_bounds
+      where minute >= date_bin('1 minute', to_timestamp(${f.fromTime}), ${BIN_ORIGIN}::timestamptz) order by minute limit 1)`);
+  }
+  if (f.toTime !== undefined) {
+    conditions.push(sql`block_time <= to_timestamp(${f.toTime})`);
+    conditions.push(sql`slot <= (select slot_ceiling from fill_slot_bounds
+      where minute <= date_bin('1 minute', to_timestamp(${f.toTime}), ${BIN_ORIGIN}::timestamptz) order by minute desc limit 1)`);
+  }
   return conditions;
 }
 

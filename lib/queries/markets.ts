@@ -9,10 +9,14 @@ import { isoUtc } from "./json-sql";
  */
 export async function listMarkets(db: Database): Promise<string> {
   const sql = db.$client;
+  // The last day's slot range first (see listFills), so the planner sees real
+  // bounds and the volume scan is an index range over the last day.
+  const [bound] = await sql`select slot_floor::text as floor from fill_slot_bounds
+    where minute >= date_bin('1 minute', now() - interval '24 hours', timestamptz '2000-01-01 00:00:00+00') order by minute limit 1`;
+  const floor: string | null = bound?.floor ?? null;
   const [row] = await sql`
     with open as (
-      select token_mint, payment_mint, side, price, price_per_token, price_scale, created_at
-      from offers where state = 'active' and expires_at > now()
+      select token_mint, payment_mint, side from offers where state = 'active' and not lapsed and expires_at > now()
     ),
     book as (
       select token_mint, payment_mint,
@@ -22,7 +26,8 @@ export async function listMarkets(db: Database): Promise<string> {
     ),
     recent as (
       select token_mint, payment_mint, sum(payment_amount) as volume, count(*)::int as fills
-      from fills where block_time > now() - interval '24 hours' group by token_mint, payment_mint
+      from fills where block_time > now() - interval '24 hours' and ${floor === null ? sql`false` : sql`slot >= ${floor}::bigint`}
+      group by token_mint, payment_mint
     ),
     pairs as (
       select coalesce(b.token_mint, r.token_mint) as token_mint, coalesce(b.payment_mint, r.payment_mint) as payment_mint,
@@ -36,11 +41,13 @@ export async function listMarkets(db: Database): Promise<string> {
       p.asks + p.bids as "openOffers",
       p.asks as "openAsks",
       p.bids as "openBids",
-      (select json_build_object('pricePerToken', o.price_per_token::text, 'priceScale', o.price_scale) from open o
+      (select json_build_object('pricePerToken', o.price_per_token::text, 'priceScale', o.price_scale) from offers o
         where o.token_mint = p.token_mint and o.payment_mint = p.payment_mint and o.side = 'sell'
+          and o.state = 'active' and not o.lapsed and o.expires_at > now()
         order by o.price asc, o.created_at asc limit 1) as "bestAsk",
-      (select json_build_object('pricePerToken', o.price_per_token::text, 'priceScale', o.price_scale) from open o
+      (select json_build_object('pricePerToken', o.price_per_token::text, 'priceScale', o.price_scale) from offers o
         where o.token_mint = p.token_mint and o.payment_mint = p.payment_mint and o.side = 'buy'
+          and o.state = 'active' and not o.lapsed and o.expires_at > now()
         order by o.price desc, o.created_at asc limit 1) as "bestBid",
       p.volume::text as "volume24h",
       p.fills as "fills24h",

@@ -99,3 +99,28 @@ export async function offerTerms(sql: Writer, pdas: string[]): Promise<Map<strin
     select pda, price_per_token::text as price, price_scale as scale from offers where pda = any(${pdas}::text[])`;
   return new Map(rows.map((r) => [r.pda, { pda: r.pda, pricePerToken: BigInt(r.price), priceScale: r.scale }]));
 }
+
+/**
+ * Flags active offers already past their expiry as lapsed, at most `batch` per
+ * call (the oldest expiries first; rows another transaction holds are left for
+ * the next run). The offers_lapse_due_idx partial index holds exactly the rows
+ * still to flag, so a run touches only offers that lapsed since the last one.
+ * Reads are exact whether or not this has run; it keeps the live part of their
+ * lapsed counts and listings small. Resolves to the number of offers flagged.
+ */
+export async function markLapsedOffers(sql: Writer, batch = 1000): Promise<number> {
+  const [row] = await sql<{ n: number }[]>`
+    with due as (
+      select pda from offers
+      where state = 'active' and not lapsed and expires_at <= now()
+      order by expires_at limit ${batch}
+      for update skip locked
+    ),
+    flagged as (
+      update offers o set lapsed = true from due
+      where o.pda = due.pda and o.state = 'active' and not o.lapsed and o.expires_at <= now()
+      returning 1
+    )
+    select count(*)::int as n from flagged`;
+  return row?.n ?? 0;
+}

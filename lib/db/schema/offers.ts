@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { bigint, index, numeric, pgEnum, pgTable, smallint, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, numeric, pgEnum, pgTable, smallint, text, timestamp } from "drizzle-orm/pg-core";
 import { u64 } from "./columns";
 
 export const offerSide = pgEnum("offer_side", ["sell", "buy"]);
@@ -26,6 +26,14 @@ export const offers = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull(),
     expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
     state: offerState("state").notNull().default("active"),
+    /**
+     * Set (never cleared) by a periodic job, markLapsedOffers, on active offers
+     * already past their expiry; it only ever says what the clock already says
+     * (expires_at <= now()). Reads stay exact whether or not the job has run:
+     * an active offer past expiry and not yet flagged is counted live, over a
+     * partial index that holds only such offers. The flag makes those sets small.
+     */
+    lapsed: boolean("lapsed").notNull().default(false),
     /** When close_offer deleted the account; the row stays for history. */
     closedAt: timestamp("closed_at", { withTimezone: true }),
     createdSignature: text("created_signature"),
@@ -43,16 +51,22 @@ export const offers = pgTable(
   },
   (t) => [
     // Every list is newest first by (created_at, pda); each index below ends in that order
-    // so a filtered page is an index range scan with no sort.
-    index("offers_active_created_idx").on(t.createdAt.desc(), t.pda.desc()).where(sql`state = 'active'`),
+    // so a filtered page is an index range scan with no sort. "Open" candidates are the
+    // active offers not flagged lapsed (a set bounded by 30 days of creation).
+    index("offers_open_created_idx").on(t.createdAt.desc(), t.pda.desc()).where(sql`state = 'active' and not lapsed`),
+    index("offers_open_side_created_idx").on(t.side, t.createdAt.desc(), t.pda.desc()).where(sql`state = 'active' and not lapsed`),
+    index("offers_open_token_created_idx").on(t.tokenMint, t.createdAt.desc(), t.pda.desc()).where(sql`state = 'active' and not lapsed`),
+    // Active offers flagged lapsed: the bulk of "expired" before they are cranked.
+    index("offers_lapsed_created_idx").on(t.createdAt.desc(), t.pda.desc()).where(sql`state = 'active' and lapsed`),
     index("offers_state_created_idx").on(t.state, t.createdAt.desc(), t.pda.desc()),
     index("offers_maker_created_idx").on(t.maker, t.createdAt.desc(), t.pda.desc()),
-    index("offers_token_created_idx").on(t.tokenMint, t.createdAt.desc(), t.pda.desc()),
-    index("offers_payment_created_idx").on(t.paymentMint, t.createdAt.desc(), t.pda.desc()),
-    index("offers_active_side_created_idx").on(t.side, t.createdAt.desc(), t.pda.desc()).where(sql`state = 'active'`),
+    // A mint has many offers: with the state in the key, each status branch is its own ordered range.
+    index("offers_token_state_created_idx").on(t.tokenMint, t.state, t.createdAt.desc(), t.pda.desc()),
+    index("offers_payment_state_created_idx").on(t.paymentMint, t.state, t.createdAt.desc(), t.pda.desc()),
     index("offers_active_book_idx").on(t.tokenMint, t.paymentMint, t.side, t.price).where(sql`state = 'active'`),
-    // Active offers past their expiry count as expired until cranked; these make that count cheap.
-    index("offers_active_expiry_idx").on(t.expiresAt).where(sql`state = 'active'`),
-    index("offers_active_maker_expiry_idx").on(t.maker, t.expiresAt).where(sql`state = 'active'`),
+    // Active offers past their expiry but not yet flagged: the job's work list and the
+    // live part of every lapsed count; small whenever the job keeps up.
+    index("offers_lapse_due_idx").on(t.expiresAt).where(sql`state = 'active' and not lapsed`),
+    index("offers_lapse_due_maker_idx").on(t.maker, t.expiresAt).where(sql`state = 'active' and not lapsed`),
   ],
 );

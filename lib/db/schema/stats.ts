@@ -17,6 +17,8 @@ export const protocolStats = pgTable("protocol_stats", {
   filledOffers: count("filled_offers"),
   cancelledOffers: count("cancelled_offers"),
   expiredOffers: count("expired_offers"),
+  /** Active offers flagged lapsed (shown as expired); see offers.lapsed. */
+  lapsedOffers: count("lapsed_offers"),
   totalFills: count("total_fills"),
 });
 
@@ -34,6 +36,8 @@ export const makerStats = pgTable("maker_stats", {
   filledOffers: count("filled_offers"),
   cancelledOffers: count("cancelled_offers"),
   expiredOffers: count("expired_offers"),
+  /** Active offers flagged lapsed (shown as expired); see offers.lapsed. */
+  lapsedOffers: count("lapsed_offers"),
 });
 
 /** Token amount moved through a maker's offers, per side and token mint. */

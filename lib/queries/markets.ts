@@ -41,14 +41,14 @@ export async function listMarkets(db: Database): Promise<string> {
       p.asks + p.bids as "openOffers",
       p.asks as "openAsks",
       p.bids as "openBids",
-      (select json_build_object('pricePerToken', o.price_per_token::text, 'priceScale', o.price_scale) from offers o
+      (select row_to_json(best) from (select o.price_per_token::text as "pricePerToken", o.price_scale as "priceScale" from offers o
         where o.token_mint = p.token_mint and o.payment_mint = p.payment_mint and o.side = 'sell'
           and o.state = 'active' and not o.lapsed and o.expires_at > now()
-        order by o.price asc, o.created_at asc limit 1) as "bestAsk",
-      (select json_build_object('pricePerToken', o.price_per_token::text, 'priceScale', o.price_scale) from offers o
+        order by o.price asc, o.created_at asc limit 1) best) as "bestAsk",
+      (select row_to_json(best) from (select o.price_per_token::text as "pricePerToken", o.price_scale as "priceScale" from offers o
         where o.token_mint = p.token_mint and o.payment_mint = p.payment_mint and o.side = 'buy'
           and o.state = 'active' and not o.lapsed and o.expires_at > now()
-        order by o.price desc, o.created_at asc limit 1) as "bestBid",
+        order by o.price desc, o.created_at asc limit 1) best) as "bestBid",
       p.volume::text as "volume24h",
       p.fills as "fills24h",
       (select ${sql.unsafe(isoUtc("f.block_time"))} from fills f

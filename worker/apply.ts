@@ -101,7 +101,14 @@ export async function fetchBatch(sql: postgres.Sql, rpc: ProgramRpc, programId: 
  * so replaying any range changes nothing. Batches commit in order: a take is
  * priced from offers that earlier batches created.
  */
-export async function commitBatch(sql: postgres.Sql, rpc: ProgramRpc, programId: string, fetched: FetchedBatch, log: Logger): Promise<BatchResult> {
+export async function commitBatch(
+  sql: postgres.Sql,
+  rpc: ProgramRpc,
+  programId: string,
+  fetched: FetchedBatch,
+  log: Logger,
+  finalizedSlot: bigint = -1n,
+): Promise<BatchResult> {
   const result: BatchResult = { transactions: 0, failed: 0, fills: 0, events: 0, undecodable: 0, unpriced: 0 };
   const { batch, decoded } = fetched;
   if (batch.length === 0) return result;
@@ -192,7 +199,15 @@ export async function commitBatch(sql: postgres.Sql, rpc: ProgramRpc, programId:
       if (t.failed) result.failed++;
       result.undecodable += t.undecodable;
       writes.push(
-        recordScannedTransaction(tx, { signature: t.signature, slot: t.slot, blockTime: t.blockTime, failed: t.failed, offerPdas: [...touched] }),
+        recordScannedTransaction(tx, {
+          signature: t.signature,
+          slot: t.slot,
+          blockTime: t.blockTime,
+          failed: t.failed,
+          offerPdas: [...touched],
+          // Listed by the node at a slot the cluster has finalized: final already.
+          finalized: t.slot <= finalizedSlot,
+        }),
       );
     }
     const last = batch.at(-1)!;

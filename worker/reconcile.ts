@@ -5,13 +5,13 @@ import { applyAccountSnapshot, insertOffer, touchOffers } from "../lib/store";
 import type { ProgramRpc } from "./rpc";
 
 /**
- * Compares the indexed offers with the program's live Offer accounts: an
+ * Compares the indexed offers with the program's active Offer accounts: an
  * account the rows disagree with (or have never seen: created before the
  * history the RPC holds) wins, as of the slot it was read at, and every offer
  * seen gets that slot as its lastSlot.
  */
 export async function reconcileOffers(sql: postgres.Sql, rpc: ProgramRpc, log: Logger): Promise<{ seen: number; corrected: number }> {
-  const { slot, accounts } = await rpc.allOfferAccounts();
+  const { slot, accounts } = await rpc.activeOfferAccounts();
   let corrected = 0;
   const seen: string[] = [];
   const rows = await sql<{ pda: string; remaining: string; state: string }[]>`

@@ -1,7 +1,7 @@
 import { Connection, PublicKey, type Commitment } from "@solana/web3.js";
 import bs58 from "bs58";
 import type { Logger } from "pino";
-import { OFFER_ACCOUNT_DISCRIMINATOR } from "../lib/program";
+import { OFFER_ACCOUNT_DISCRIMINATOR, OFFER_ACCOUNT_SIZE, OFFER_FIELD_OFFSETS, stateToByte } from "../lib/program";
 import { assertRawTransaction, type RawTransaction } from "../lib/scanner/raw-transaction";
 import { RateBudget, sleep } from "./rate-budget";
 import { backoff, resilientFetch, ShutdownError } from "./resilient-fetch";
@@ -152,13 +152,20 @@ export function createProgramRpc(config: RpcConfig) {
       return { slot, accounts };
     },
 
-    /** Every Offer account of the program (the discriminator as a memcmp filter), and the slot read at. */
-    async allOfferAccounts(): Promise<{ slot: bigint; accounts: AccountRead[] }> {
+    /**
+     * Every active Offer account of the program (memcmp on the discriminator and
+     * on the state byte), and the slot read at. Ended offers cannot change again.
+     */
+    async activeOfferAccounts(): Promise<{ slot: bigint; accounts: AccountRead[] }> {
       const { context, value } = await persist("getProgramAccounts", () =>
         connection.getProgramAccounts(programKey, {
           commitment: config.commitment,
           withContext: true,
-          filters: [{ memcmp: { offset: 0, bytes: bs58.encode(OFFER_ACCOUNT_DISCRIMINATOR) } }],
+          filters: [
+            { dataSize: OFFER_ACCOUNT_SIZE },
+            { memcmp: { offset: 0, bytes: bs58.encode(OFFER_ACCOUNT_DISCRIMINATOR) } },
+            { memcmp: { offset: OFFER_FIELD_OFFSETS.state, bytes: bs58.encode([stateToByte("active")]) } },
+          ],
         }),
       );
       return {

@@ -100,6 +100,8 @@ async function syncOnce(
   state: ScannerState,
 ): Promise<void> {
   const checkpoint = await readCheckpoint(sql, config.programId);
+  // Read before the signatures: anything listed at or below it is final.
+  const finalizedSlot = config.commitment === "finalized" ? BigInt(Number.MAX_SAFE_INTEGER) : BigInt(await rpc.slot("finalized"));
   const pending = await signaturesAfter(rpc, checkpoint, log, signal);
   if (pending.length === 0) return;
   const backfill = pending.length > config.batchSize;
@@ -116,7 +118,7 @@ async function syncOnce(
       ahead = fetchBatch(sql, rpc, config.programId, batches[i + 1]!);
       ahead.catch(() => {}); // awaited next round; a failure then is handled there
     }
-    const result = await commitBatch(sql, rpc, config.programId, fetched, log);
+    const result = await commitBatch(sql, rpc, config.programId, fetched, log, finalizedSlot);
     const batch = fetched.batch;
     done += batch.length;
     state.appliedTransactions += result.transactions;

@@ -6,14 +6,16 @@ export interface ScannedTransaction {
   blockTime: Date | null;
   failed: boolean;
   offerPdas: string[];
+  /** Already in the finalized chain when read: never to be checked again. */
+  finalized?: boolean;
 }
 
 /** Records that a transaction has been applied. */
 export function recordScannedTransaction(sql: Writer, tx: ScannedTransaction): Pending {
   return sql`
-    insert into scanned_transactions (signature, slot, block_time, failed, offer_pdas)
+    insert into scanned_transactions (signature, slot, block_time, failed, offer_pdas, finalized)
     values (${tx.signature}, ${tx.slot.toString()}::bigint, ${tx.blockTime?.toISOString() ?? null}::timestamptz,
-      ${tx.failed}, ${tx.offerPdas}::text[])
+      ${tx.failed}, ${tx.offerPdas}::text[], ${tx.finalized ?? false})
     on conflict (signature) do nothing`;
 }
 

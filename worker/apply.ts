@@ -14,6 +14,7 @@ import {
   type NewOffer,
   type OfferTerms,
 } from "../lib/store";
+import { offerRowFromAccount } from "./offer-row";
 import type { ProgramRpc } from "./rpc";
 
 export interface SignatureRef {
@@ -54,24 +55,7 @@ async function offersFromAccounts(rpc: ProgramRpc, pdas: string[], log: Logger):
       log.error({ pda }, "a take's offer is in no row, no create and no account (closed before its history): fill not priced");
       continue;
     }
-    rows.push({
-      pda,
-      maker: offer.maker,
-      tokenMint: offer.tokenMint,
-      paymentMint: offer.paymentMint,
-      side: offer.side,
-      nonce: offer.nonce,
-      originalSize: offer.originalSize,
-      remainingSize: offer.remainingSize,
-      pricePerToken: offer.pricePerToken,
-      priceScale: offer.priceScale,
-      minFill: offer.minFill,
-      createdAt: seconds(offer.createdAt),
-      expiresAt: seconds(offer.expiresAt),
-      state: offer.state,
-      accountSlot: slot,
-      lastSlot: slot,
-    });
+    rows.push(offerRowFromAccount(pda, offer, slot));
   }
   return rows;
 }

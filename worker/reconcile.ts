@@ -2,6 +2,7 @@ import type { Logger } from "pino";
 import type postgres from "postgres";
 import { decodeOfferAccount } from "../lib/program";
 import { applyAccountSnapshot, insertOffer, touchOffers } from "../lib/store";
+import { offerRowFromAccount } from "./offer-row";
 import type { ProgramRpc } from "./rpc";
 
 /**
@@ -27,24 +28,7 @@ export async function reconcileOffers(sql: postgres.Sql, rpc: ProgramRpc, log: L
       const row = byPda.get(pda);
       if (!row) {
         corrected++;
-        writes.push(insertOffer(tx, {
-          pda,
-          maker: offer.maker,
-          tokenMint: offer.tokenMint,
-          paymentMint: offer.paymentMint,
-          side: offer.side,
-          nonce: offer.nonce,
-          originalSize: offer.originalSize,
-          remainingSize: offer.remainingSize,
-          pricePerToken: offer.pricePerToken,
-          priceScale: offer.priceScale,
-          minFill: offer.minFill,
-          createdAt: new Date(Number(offer.createdAt) * 1000),
-          expiresAt: new Date(Number(offer.expiresAt) * 1000),
-          state: offer.state,
-          accountSlot: slot,
-          lastSlot: slot,
-        }));
+        writes.push(insertOffer(tx, offerRowFromAccount(pda, offer, slot)));
       } else if (row.remaining !== offer.remainingSize.toString() || row.state !== offer.state) {
         // The row may only lag the account (the scan has not reached this slot):
         // the snapshot holds as of its slot, and the fills it already includes

@@ -1,3 +1,4 @@
+import type { FillFilters } from "../queries/fills";
 import type { FillList, MakerStats, Market, Offer, OfferFillList, OfferList, OfferStatus, ProtocolStats, Token, Trending } from "./types";
 
 // The browser's client for /v1: one function per endpoint, same origin.
@@ -43,17 +44,8 @@ export interface OfferQuery {
   cursor?: string;
 }
 
-export interface FillQuery {
-  taker?: string;
-  maker?: string;
-  offerPda?: string;
-  tokenMint?: string;
-  paymentMint?: string;
-  fromTime?: number;
-  toTime?: number;
-  limit?: number;
-  cursor?: string;
-}
+/** The /v1/fills filters, as the query layer defines them, and a page. */
+export type FillQuery = FillFilters & { limit?: number; cursor?: string };
 
 export const api = {
   offers: (q: OfferQuery, signal?: AbortSignal) => get<OfferList>("/offers", { ...q }, signal),

@@ -1,6 +1,8 @@
 // The /v1 response shapes the UI reads (see shared/seed/offer-book-rest-interface.md
 // and api-decisions.md). Raw amounts are decimal strings; never parse them to number.
 
+import type { TrendingItem } from "../tokens/types";
+
 export type OfferStatus = "open" | "filled" | "expired" | "cancelled";
 export type Side = "sell" | "buy";
 
@@ -85,13 +87,8 @@ export interface MakerStats {
   totalBought: Record<string, string>;
 }
 
-export interface Token {
-  mint: string;
-  symbol: string | null;
-  name: string | null;
-  decimals: number | null;
-  imageUrl: string;
-}
+// Token metadata has one definition, the token service's; the wire shape is the same.
+export type { Token, TrendingItem } from "../tokens/types";
 
 export interface ScaledPrice {
   pricePerToken: string;
@@ -109,23 +106,6 @@ export interface Market {
   volume24h: string;
   fills24h: number;
   lastFillAt: string | null;
-}
-
-export interface TrendingItem {
-  mint: string;
-  symbol: string;
-  name: string;
-  imageUrl: string;
-  priceUsd: number | null;
-  change24h: number | null;
-  volume24h: number | null;
-  liquidityUsd: number | null;
-  fdv: number | null;
-  marketCap: number | null;
-  holders: number | null;
-  organicScore: number | null;
-  isVerified: boolean;
-  dexscreenerUrl: string;
 }
 
 export interface Trending {

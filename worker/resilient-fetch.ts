@@ -1,4 +1,6 @@
+import { setMaxListeners } from "node:events";
 import type { Logger } from "pino";
+import { Agent, request } from "undici";
 import { RateBudget, sleep } from "./rate-budget";
 
 export interface ResilientFetchOptions {
@@ -23,16 +25,22 @@ export function backoff(attempt: number): number {
   return Math.random() * Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** attempt);
 }
 
+type HeaderValue = string | string[] | undefined;
+const header = (headers: Record<string, HeaderValue>, name: string): string | null => {
+  const value = headers[name];
+  return (Array.isArray(value) ? value[0] : value) ?? null;
+};
+
 /** A 429's wait: retry-after (seconds or an HTTP date), else x-ratelimit-reset, else backoff. */
-export function retryAfterMs(headers: Headers, attempt: number): number {
-  const retryAfter = headers.get("retry-after");
+export function retryAfterMs(headers: Record<string, HeaderValue>, attempt: number): number {
+  const retryAfter = header(headers, "retry-after");
   if (retryAfter) {
     const seconds = Number(retryAfter);
     if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
     const date = Date.parse(retryAfter);
     if (!Number.isNaN(date)) return Math.max(0, date - Date.now());
   }
-  const reset = Number(headers.get("x-ratelimit-reset"));
+  const reset = Number(header(headers, "x-ratelimit-reset"));
   if (Number.isFinite(reset) && reset > 0) return Math.max(0, (reset > 1e12 ? reset : reset * 1000) - Date.now());
   return backoff(attempt) + 1000;
 }
@@ -47,6 +55,9 @@ function callCount(body: unknown): number {
   }
 }
 
+/** What web3.js's JSON-RPC client reads of a response. */
+type RpcResponse = Pick<Response, "ok" | "status" | "statusText" | "text">;
+
 /**
  * The fetch web3.js's Connection sends every JSON-RPC request through: it
  * keeps to the request budget, bounds each attempt by a timeout (the body
@@ -55,10 +66,17 @@ function callCount(body: unknown): number {
  * backoff, until the worker shuts down. Bodies that are not JSON fail the
  * call in the JSON-RPC client and are retried by the caller. A signature is
  * never skipped because a request failed.
+ *
+ * It speaks HTTP through undici's request API on kept-alive connections
+ * rather than through the global fetch: a backfill sends a request per
+ * transaction, and fetch's web streams cost several times the request itself.
  */
 export function resilientFetch(options: ResilientFetchOptions): typeof fetch {
   const { budget, timeoutMs, signal, log } = options;
-  return async (input, init) => {
+  const dispatcher = new Agent({ keepAliveTimeout: 30_000, connections: 64 });
+  // Every request in flight listens for shutdown: as many listeners as the concurrency, not a leak.
+  setMaxListeners(0, signal);
+  const send = async (input: Parameters<typeof fetch>[0], init?: RequestInit): Promise<RpcResponse> => {
     const calls = budget.enabled ? callCount(init?.body) : 1;
     for (let attempt = 0; ; attempt++) {
       if (signal.aborted) throw new ShutdownError("the worker is shutting down");
@@ -71,20 +89,28 @@ export function resilientFetch(options: ResilientFetchOptions): typeof fetch {
       const onShutdown = () => attemptController.abort();
       signal.addEventListener("abort", onShutdown, { once: true });
       try {
-        const response = await fetch(input, { ...init, signal: attemptController.signal });
-        if (response.status === 429) {
+        const response = await request(String(input), {
+          method: "POST",
+          headers: init?.headers as Record<string, string>,
+          body: init?.body as string,
+          signal: attemptController.signal,
+          dispatcher,
+        });
+        const status = response.statusCode;
+        if (status === 429) {
           reason = "429";
           wait = retryAfterMs(response.headers, attempt);
-          await response.arrayBuffer().catch(() => {});
-        } else if (response.status >= 500) {
-          reason = `http ${response.status}`;
+          await response.body.dump().catch(() => {});
+        } else if (status >= 500) {
+          reason = `http ${status}`;
           wait = backoff(attempt);
-          await response.arrayBuffer().catch(() => {});
+          await response.body.dump().catch(() => {});
         } else {
-          // The body is read (and parsed once) by the JSON-RPC client; a body cut
-          // short or not JSON fails that call, which the caller retries.
-          const body = await response.text();
-          return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+          // The body is read here, within the timeout, and parsed once by the
+          // JSON-RPC client; a body cut short or not JSON fails that call,
+          // which the caller retries.
+          const body = await response.body.text();
+          return { ok: status >= 200 && status < 300, status, statusText: String(status), text: async () => body };
         }
       } catch (error) {
         if (signal.aborted) throw new ShutdownError("the worker is shutting down");
@@ -99,4 +125,5 @@ export function resilientFetch(options: ResilientFetchOptions): typeof fetch {
       await sleep(wait, signal);
     }
   };
+  return send as unknown as typeof fetch;
 }

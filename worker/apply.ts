@@ -4,15 +4,19 @@ import { decodeOfferAccount, takeAmounts } from "../lib/program";
 import { decodeTransaction, type DecodedTransaction } from "../lib/scanner/decode";
 import {
   appliedSignatures,
-  closeOffer,
-  endOffer,
-  insertOffer,
+  closeOffers,
+  endOffers,
+  insertOffers,
   offerTerms,
-  recordFill,
-  recordScannedTransaction,
+  recordFills,
+  recordScannedTransactions,
   writeCheckpoint,
+  type NewFill,
   type NewOffer,
+  type OfferClose,
+  type OfferEnd,
   type OfferTerms,
+  type ScannedTransaction,
 } from "../lib/store";
 import { offerRowFromAccount } from "./offer-row";
 import type { ProgramRpc } from "./rpc";
@@ -114,89 +118,93 @@ export async function commitBatch(
   const fromAccounts = await offersFromAccounts(rpc, [...takes].filter((p) => !terms.has(p)), log);
   for (const o of fromAccounts) terms.set(o.pda, o);
 
-  await sql.begin((tx) => {
-    const writes: PromiseLike<unknown>[] = fromAccounts.map((o) => insertOffer(tx, o));
-    for (const t of decoded) {
-      const blockTime = t.blockTime ?? new Date(0);
-      const touched = new Set<string>();
-      for (const e of t.events) {
-        touched.add(e.accounts.offer);
-        result.events++;
-        switch (e.name) {
-          case "create_offer":
-            writes.push(
-              insertOffer(tx, {
-                pda: e.accounts.offer,
-                maker: e.accounts.maker,
-                tokenMint: e.accounts.tokenMint,
-                paymentMint: e.accounts.paymentMint,
-                side: e.args.side,
-                nonce: e.args.nonce,
-                originalSize: e.args.size,
-                remainingSize: e.args.size,
-                pricePerToken: e.args.pricePerToken,
-                priceScale: e.args.priceScale,
-                minFill: e.args.minFill,
-                createdAt: blockTime,
-                expiresAt: seconds(e.args.expiresAt),
-                createdSignature: t.signature,
-                createdSlot: t.slot,
-                lastSlot: t.slot,
-              }),
-            );
-            break;
-          case "take_offer": {
-            const offer = terms.get(e.accounts.offer);
-            if (!offer) {
-              result.unpriced++;
-              break;
-            }
-            const amounts = takeAmounts(e.args.fillAmount, offer.pricePerToken, offer.priceScale);
-            result.fills++;
-            writes.push(
-              recordFill(tx, {
-                signature: t.signature,
-                ixIndex: e.ixIndex,
-                offerPda: e.accounts.offer,
-                taker: e.accounts.taker,
-                fillAmount: e.args.fillAmount,
-                paymentAmount: amounts.paymentAmount,
-                feeAmount: amounts.feeAmount,
-                blockTime,
-                slot: t.slot,
-              }),
-            );
+  // The batch's writes, gathered by kind and written as one statement each, in
+  // an order the chain allows: an offer is created before it is taken, taken
+  // before it ends, and closed last.
+  const offers: NewOffer[] = [...fromAccounts];
+  const fills: NewFill[] = [];
+  const ends: OfferEnd[] = [];
+  const closes: OfferClose[] = [];
+  const scanned: ScannedTransaction[] = [];
+  for (const t of decoded) {
+    const blockTime = t.blockTime ?? new Date(0);
+    const touched = new Set<string>();
+    for (const e of t.events) {
+      touched.add(e.accounts.offer);
+      result.events++;
+      switch (e.name) {
+        case "create_offer":
+          offers.push({
+            pda: e.accounts.offer,
+            maker: e.accounts.maker,
+            tokenMint: e.accounts.tokenMint,
+            paymentMint: e.accounts.paymentMint,
+            side: e.args.side,
+            nonce: e.args.nonce,
+            originalSize: e.args.size,
+            remainingSize: e.args.size,
+            pricePerToken: e.args.pricePerToken,
+            priceScale: e.args.priceScale,
+            minFill: e.args.minFill,
+            createdAt: blockTime,
+            expiresAt: seconds(e.args.expiresAt),
+            createdSignature: t.signature,
+            createdSlot: t.slot,
+            lastSlot: t.slot,
+          });
+          break;
+        case "take_offer": {
+          const offer = terms.get(e.accounts.offer);
+          if (!offer) {
+            result.unpriced++;
             break;
           }
-          case "cancel_offer":
-            writes.push(endOffer(tx, e.accounts.offer, "cancelled", t.slot, t.signature));
-            break;
-          case "expire_offer":
-            writes.push(endOffer(tx, e.accounts.offer, "expired", t.slot, t.signature));
-            break;
-          case "close_offer":
-            writes.push(closeOffer(tx, e.accounts.offer, blockTime, t.slot, t.signature));
-            break;
+          const amounts = takeAmounts(e.args.fillAmount, offer.pricePerToken, offer.priceScale);
+          result.fills++;
+          fills.push({
+            signature: t.signature,
+            ixIndex: e.ixIndex,
+            offerPda: e.accounts.offer,
+            taker: e.accounts.taker,
+            fillAmount: e.args.fillAmount,
+            paymentAmount: amounts.paymentAmount,
+            feeAmount: amounts.feeAmount,
+            blockTime,
+            slot: t.slot,
+          });
+          break;
         }
+        case "cancel_offer":
+        case "expire_offer":
+          ends.push({ pda: e.accounts.offer, state: e.name === "cancel_offer" ? "cancelled" : "expired", slot: t.slot, signature: t.signature });
+          break;
+        case "close_offer":
+          closes.push({ pda: e.accounts.offer, closedAt: blockTime, slot: t.slot, signature: t.signature });
+          break;
       }
-      result.transactions++;
-      if (t.failed) result.failed++;
-      result.undecodable += t.undecodable;
-      writes.push(
-        recordScannedTransaction(tx, {
-          signature: t.signature,
-          slot: t.slot,
-          blockTime: t.blockTime,
-          failed: t.failed,
-          offerPdas: [...touched],
-          // Listed by the node at a slot the cluster has finalized: final already.
-          finalized: t.slot <= finalizedSlot,
-        }),
-      );
     }
-    const last = batch.at(-1)!;
-    writes.push(writeCheckpoint(tx, programId, { lastSignature: last.signature, lastSlot: BigInt(last.slot) }));
-    return writes;
-  });
+    result.transactions++;
+    if (t.failed) result.failed++;
+    result.undecodable += t.undecodable;
+    scanned.push({
+      signature: t.signature,
+      slot: t.slot,
+      blockTime: t.blockTime,
+      failed: t.failed,
+      offerPdas: [...touched],
+      // Listed by the node at a slot the cluster has finalized: final already.
+      finalized: t.slot <= finalizedSlot,
+    });
+  }
+
+  const last = batch.at(-1)!;
+  await sql.begin((tx) => [
+    ...(offers.length ? [insertOffers(tx, offers)] : []),
+    ...(fills.length ? [recordFills(tx, fills)] : []),
+    ...(ends.length ? [endOffers(tx, ends)] : []),
+    ...(closes.length ? [closeOffers(tx, closes)] : []),
+    ...(scanned.length ? [recordScannedTransactions(tx, scanned)] : []),
+    writeCheckpoint(tx, programId, { lastSignature: last.signature, lastSlot: BigInt(last.slot) }),
+  ]);
   return result;
 }

@@ -8,3 +8,12 @@ import type postgres from "postgres";
  */
 export type Writer = postgres.Sql | postgres.TransactionSql;
 export type Pending<T extends readonly object[] = postgres.Row[]> = postgres.PendingQuery<T>;
+
+/**
+ * Many rows as one parameter, for `json_to_recordset`: a statement of fixed
+ * text (prepared once) writes a whole batch. Amounts travel as decimal
+ * strings and are read as numeric, so no digit is lost.
+ */
+export function recordset(rows: readonly object[]): string {
+  return JSON.stringify(rows);
+}

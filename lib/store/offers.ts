@@ -1,4 +1,4 @@
-import type { Pending, Writer } from "./executor";
+import { recordset, type Pending, type Writer } from "./executor";
 
 export type OfferSide = "sell" | "buy";
 export type OfferState = "active" | "filled" | "cancelled" | "expired";
@@ -29,41 +29,114 @@ export interface NewOffer {
 
 const text = (v: bigint | null | undefined) => (v == null ? null : v.toString());
 
-/** Records an offer; a second write of the same pda changes nothing. Resolves to the inserted pda, if new. */
-export function insertOffer(sql: Writer, o: NewOffer): Pending<{ pda: string }[]> {
+/**
+ * Records offers in one statement; a second
+ * write of the same pda, in this call or an earlier one, changes nothing.
+ * Resolves to the inserted pdas.
+ */
+export function insertOffers(sql: Writer, offers: readonly NewOffer[]): Pending<{ pda: string }[]> {
+  const rows = offers.map((o) => ({
+    pda: o.pda,
+    maker: o.maker,
+    token_mint: o.tokenMint,
+    payment_mint: o.paymentMint,
+    side: o.side,
+    nonce: o.nonce.toString(),
+    original_size: o.originalSize.toString(),
+    remaining_size: o.remainingSize.toString(),
+    price_per_token: o.pricePerToken.toString(),
+    price_scale: o.priceScale,
+    min_fill: o.minFill.toString(),
+    created_at: o.createdAt.toISOString(),
+    expires_at: o.expiresAt.toISOString(),
+    state: o.state ?? "active",
+    created_signature: o.createdSignature ?? null,
+    created_slot: text(o.createdSlot),
+    account_slot: text(o.accountSlot),
+    last_slot: o.lastSlot.toString(),
+  }));
   return sql<{ pda: string }[]>`
     insert into offers (pda, maker, token_mint, payment_mint, side, nonce, original_size, remaining_size,
       price_per_token, price_scale, min_fill, created_at, expires_at, state, created_signature, created_slot,
       account_slot, last_slot)
-    values (${o.pda}, ${o.maker}, ${o.tokenMint}, ${o.paymentMint}, ${o.side}::offer_side, ${o.nonce.toString()}::numeric,
-      ${o.originalSize.toString()}::numeric, ${o.remainingSize.toString()}::numeric, ${o.pricePerToken.toString()}::numeric,
-      ${o.priceScale}, ${o.minFill.toString()}::numeric, ${o.createdAt.toISOString()}::timestamptz,
-      ${o.expiresAt.toISOString()}::timestamptz, ${o.state ?? "active"}::offer_state, ${o.createdSignature ?? null},
-      ${text(o.createdSlot)}::bigint, ${text(o.accountSlot)}::bigint, ${o.lastSlot.toString()}::bigint)
+    select pda, maker, token_mint, payment_mint, side, nonce, original_size, remaining_size,
+      price_per_token, price_scale, min_fill, created_at, expires_at, state, created_signature, created_slot,
+      account_slot, last_slot
+    from json_to_recordset(${recordset(rows)}::json) as r(pda text, maker text, token_mint text, payment_mint text,
+      side offer_side, nonce numeric, original_size numeric, remaining_size numeric, price_per_token numeric,
+      price_scale smallint, min_fill numeric, created_at timestamptz, expires_at timestamptz, state offer_state,
+      created_signature text, created_slot bigint, account_slot bigint, last_slot bigint)
     on conflict (pda) do nothing
     returning pda`;
 }
 
-/**
- * cancel_offer / expire_offer: an active offer ends. Idempotent: an offer that
- * already left the active state, or whose row reflects a later account read,
- * is left as it is.
- */
-export function endOffer(sql: Writer, pda: string, state: TerminalState, slot: bigint, signature: string | null = null) {
-  return sql<{ pda: string }[]>`
-    update offers set state = ${state}::offer_state, ended_signature = ${signature},
-      last_slot = greatest(last_slot, ${slot.toString()}::bigint)
-    where pda = ${pda} and state = 'active' and (account_slot is null or account_slot < ${slot.toString()}::bigint)
-    returning pda`;
+/** Records an offer; a second write of the same pda changes nothing. Resolves to the inserted pda, if new. */
+export function insertOffer(sql: Writer, o: NewOffer): Pending<{ pda: string }[]> {
+  return insertOffers(sql, [o]);
 }
 
-/** close_offer: the account is deleted; the row stays as history. */
-export function closeOffer(sql: Writer, pda: string, closedAt: Date, slot: bigint, signature: string | null = null) {
+/** cancel_offer or expire_offer, in the transaction `signature` at `slot`. */
+export interface OfferEnd {
+  pda: string;
+  state: TerminalState;
+  slot: bigint;
+  signature: string | null;
+}
+
+/** close_offer, in the transaction `signature` at `slot`. */
+export interface OfferClose {
+  pda: string;
+  closedAt: Date;
+  slot: bigint;
+  signature: string | null;
+}
+
+/**
+ * cancel_offer / expire_offer, many at once: an active offer ends. Idempotent:
+ * an offer that already left the active state, or whose row reflects a later
+ * account read, is left as it is; of two ends of one offer, the first counts.
+ */
+export function endOffers(sql: Writer, ends: readonly OfferEnd[]) {
+  const rows = ends.map((e, position) => ({ pda: e.pda, state: e.state, slot: e.slot.toString(), signature: e.signature, position }));
   return sql<{ pda: string }[]>`
-    update offers set closed_at = ${closedAt.toISOString()}::timestamptz, closed_signature = ${signature},
-      last_slot = greatest(last_slot, ${slot.toString()}::bigint)
-    where pda = ${pda} and closed_at is null
-    returning pda`;
+    update offers o set state = e.state, ended_signature = e.signature, last_slot = greatest(o.last_slot, e.slot)
+    from (
+      select distinct on (pda) pda, state, slot, signature
+      from json_to_recordset(${recordset(rows)}::json)
+        as e(pda text, state offer_state, slot bigint, signature text, position integer)
+      order by pda, position
+    ) e
+    where o.pda = e.pda and o.state = 'active' and (o.account_slot is null or o.account_slot < e.slot)
+    returning o.pda`;
+}
+
+export function endOffer(sql: Writer, pda: string, state: TerminalState, slot: bigint, signature: string | null = null) {
+  return endOffers(sql, [{ pda, state, slot, signature }]);
+}
+
+/** close_offer, many at once: the account is deleted; the row stays as history. The first close counts. */
+export function closeOffers(sql: Writer, closes: readonly OfferClose[]) {
+  const rows = closes.map((c, position) => ({
+    pda: c.pda,
+    closed_at: c.closedAt.toISOString(),
+    slot: c.slot.toString(),
+    signature: c.signature,
+    position,
+  }));
+  return sql<{ pda: string }[]>`
+    update offers o set closed_at = c.closed_at, closed_signature = c.signature, last_slot = greatest(o.last_slot, c.slot)
+    from (
+      select distinct on (pda) pda, closed_at, slot, signature
+      from json_to_recordset(${recordset(rows)}::json)
+        as c(pda text, closed_at timestamptz, slot bigint, signature text, position integer)
+      order by pda, position
+    ) c
+    where o.pda = c.pda and o.closed_at is null
+    returning o.pda`;
+}
+
+export function closeOffer(sql: Writer, pda: string, closedAt: Date, slot: bigint, signature: string | null = null) {
+  return closeOffers(sql, [{ pda, closedAt, slot, signature }]);
 }
 
 export interface AccountSnapshot {

@@ -1,4 +1,4 @@
-import type { Pending, Writer } from "./executor";
+import { recordset, type Pending, type Writer } from "./executor";
 
 export interface ScannedTransaction {
   signature: string;
@@ -10,13 +10,27 @@ export interface ScannedTransaction {
   finalized?: boolean;
 }
 
-/** Records that a transaction has been applied. */
-export function recordScannedTransaction(sql: Writer, tx: ScannedTransaction): Pending {
+/** Records that transactions have been applied, in one statement. */
+export function recordScannedTransactions(sql: Writer, txs: readonly ScannedTransaction[]): Pending {
+  const rows = txs.map((t) => ({
+    signature: t.signature,
+    slot: t.slot.toString(),
+    block_time: t.blockTime?.toISOString() ?? null,
+    failed: t.failed,
+    offer_pdas: t.offerPdas,
+    finalized: t.finalized ?? false,
+  }));
   return sql`
     insert into scanned_transactions (signature, slot, block_time, failed, offer_pdas, finalized)
-    values (${tx.signature}, ${tx.slot.toString()}::bigint, ${tx.blockTime?.toISOString() ?? null}::timestamptz,
-      ${tx.failed}, ${tx.offerPdas}::text[], ${tx.finalized ?? false})
+    select signature, slot, block_time, failed, offer_pdas, finalized
+    from json_to_recordset(${recordset(rows)}::json)
+      as t(signature text, slot bigint, block_time timestamptz, failed boolean, offer_pdas text[], finalized boolean)
     on conflict (signature) do nothing`;
+}
+
+/** Records that a transaction has been applied. */
+export function recordScannedTransaction(sql: Writer, tx: ScannedTransaction): Pending {
+  return recordScannedTransactions(sql, [tx]);
 }
 
 /** Which of these signatures have been applied already. */

@@ -53,7 +53,7 @@ const scanned = async () => (await sql`select count(*)::int as n from scanned_tr
 
 started = Date.now();
 const worker = await spawnServer(
-  ["--import", "tsx", "worker/main.ts"],
+  ["scripts/worker.mjs"],
   { DATABASE_URL: databaseUrl, ...cluster.env, LOG_LEVEL: "warn", SCAN_INTERVAL_MS: process.env.SCAN_INTERVAL_MS ?? "1000" },
   null,
 );

@@ -105,6 +105,6 @@ if (!existsSync(path.join(ROOT, ".next/BUILD_ID"))) {
   });
 }
 
-run("worker", ["--import", "tsx", "worker/main.ts"], shared);
+run("worker", ["scripts/worker.mjs"], shared);
 run("web", [NEXT_BIN, "start", "-p", String(config.PORT)], shared);
 log.info({ url: `http://localhost:${config.PORT}` }, "explorer started");

@@ -74,10 +74,13 @@ export interface FetchedBatch {
 export async function fetchBatch(sql: postgres.Sql, rpc: ProgramRpc, programId: string, batch: SignatureRef[]): Promise<FetchedBatch> {
   const done = await appliedSignatures(sql, batch.map((s) => s.signature));
   const pending = batch.filter((s) => !done.has(s.signature));
-  const raws = await rpc.transactions(pending.map((s) => s.signature));
-  const decoded = raws.map((raw, i) => {
-    if (raw === null) throw new NotYetAvailableError(`the node has no transaction ${pending[i]!.signature} yet`);
-    return decodeTransaction(raw, programId);
+  const read = await rpc.transactions(
+    pending.map((s) => s.signature),
+    (raw) => decodeTransaction(raw, programId),
+  );
+  const decoded = read.map((tx, i) => {
+    if (tx === null) throw new NotYetAvailableError(`the node has no transaction ${pending[i]!.signature} yet`);
+    return tx;
   });
   return { batch, decoded };
 }

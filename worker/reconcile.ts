@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type postgres from "postgres";
 import { decodeOfferAccount } from "../lib/program";
-import { applyAccountSnapshot, insertOffer, touchOffers } from "../lib/store";
+import { applyAccountSnapshot, insertOffers, touchOffers, type NewOffer } from "../lib/store";
 import { offerRowFromAccount } from "./offer-row";
 import type { ProgramRpc } from "./rpc";
 
@@ -21,6 +21,7 @@ export async function reconcileOffers(sql: postgres.Sql, rpc: ProgramRpc, log: L
   await sql.begin(async (tx) => {
     // Pipelined, in order, in one transaction.
     const writes: PromiseLike<unknown>[] = [];
+    const unseen: NewOffer[] = [];
     for (const { pda, data } of accounts) {
       const offer = data && decodeOfferAccount(data);
       if (!offer) continue;
@@ -28,7 +29,7 @@ export async function reconcileOffers(sql: postgres.Sql, rpc: ProgramRpc, log: L
       const row = byPda.get(pda);
       if (!row) {
         corrected++;
-        writes.push(insertOffer(tx, offerRowFromAccount(pda, offer, slot)));
+        unseen.push(offerRowFromAccount(pda, offer, slot));
       } else if (row.remaining !== offer.remainingSize.toString() || row.state !== offer.state) {
         // The row may only lag the account (the scan has not reached this slot):
         // the snapshot holds as of its slot, and the fills it already includes
@@ -40,6 +41,7 @@ export async function reconcileOffers(sql: postgres.Sql, rpc: ProgramRpc, log: L
         );
       }
     }
+    if (unseen.length) writes.push(insertOffers(tx, unseen));
     for (let i = 0; i < seen.length; i += 5000) writes.push(touchOffers(tx, seen.slice(i, i + 5000), slot));
     await Promise.all(writes);
   });

@@ -106,13 +106,17 @@ export function createProgramRpc(config: RpcConfig) {
       });
     },
 
-    /** Transactions by signature, in the order asked; null where the node does not have one. */
-    async transactions(signatures: string[]): Promise<(RawTransaction | null)[]> {
+    /**
+     * Transactions by signature, in the order asked, each passed through
+     * `read` as it arrives (so a large raw transaction is garbage at once and
+     * only what `read` keeps lives on); null where the node does not have one.
+     */
+    async transactions<T>(signatures: string[], read: (raw: RawTransaction) => T): Promise<(T | null)[]> {
       if (signatures.length === 0) return [];
-      const check = (value: unknown, signature: string) => {
+      const check = (value: unknown, signature: string): T | null => {
         if (value === null) return null;
         assertRawTransaction(value, signature);
-        return value;
+        return read(value);
       };
       if (config.batch) {
         const replies = await persist("getTransaction batch", async () => {
@@ -121,7 +125,7 @@ export function createProgramRpc(config: RpcConfig) {
         });
         return replies.map((value, i) => check(value, signatures[i]!));
       }
-      const results: (RawTransaction | null)[] = new Array(signatures.length);
+      const results: (T | null)[] = new Array(signatures.length);
       let next = 0;
       const lane = async () => {
         while (next < signatures.length) {

@@ -127,7 +127,13 @@ async function syncOnce(
     if (backfill) {
       const rate = done / ((Date.now() - started) / 1000);
       log.info(
-        { done, total: pending.length, txPerSecond: Math.round(rate), etaSeconds: Math.round((pending.length - done) / rate) },
+        {
+          done,
+          total: pending.length,
+          txPerSecond: Math.round(rate),
+          etaSeconds: Math.round((pending.length - done) / rate),
+          rssMb: Math.round(process.memoryUsage.rss() / 1e6),
+        },
         "backfill progress",
       );
     }

@@ -16,7 +16,7 @@ export interface WorkerProcess {
 export function startWorker(env: Record<string, string>): WorkerProcess {
   // In-process TypeScript loading (not the tsx CLI, which wraps the script in a
   // child process): signals reach the worker itself, as in production.
-  const child = spawn(process.execPath, ["--import", "tsx", "worker/main.ts"], {
+  const child = spawn(process.execPath, ["scripts/worker.mjs"], {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: "info", SCAN_INTERVAL_MS: "200", ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -2,14 +2,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   applyAccountSnapshot,
   closeOffer,
+  closeOffers,
   endOffer,
+  endOffers,
   insertOffer,
+  insertOffers,
   recordFill,
+  recordFills,
   recordScannedTransaction,
   undoTransaction,
 } from "../../lib/store";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
-import { addressOf, fillFixture, offerFixture, signatureOf } from "../helpers/fixtures";
+import { addressOf, fillFixture, offerFixture, signatureOf, USDC, USDT } from "../helpers/fixtures";
 
 // The store rules the worker relies on, on a real PostgreSQL: replays change
 // nothing, an account snapshot is not lowered again by fills it includes, and
@@ -83,5 +87,50 @@ describe("the store under replays and rollbacks", () => {
     const after = await statsRow();
     expect(after).toEqual({ ...before, total_offers: before!.total_offers + 2, active_offers: before!.active_offers + 1, cancelled_offers: before!.cancelled_offers + 1 });
     expect(await sql().begin((tx) => undoTransaction(tx, dropped))).toBe(false);
+  });
+
+  it("writes a batch set-based as the chain ordered it, with aggregates and slot bounds equal to a rebuild from the rows", async () => {
+    const maker = addressOf("maker:batch");
+    const offers = [0, 1, 2, 3].map((i) =>
+      offerFixture(`batch-${i}`, { maker, originalSize: 100n, remainingSize: 100n, paymentMint: i % 2 ? USDT : USDC }),
+    );
+    const minute = (m: number) => new Date(Date.parse("2026-07-01T00:00:00Z") + m * 60_000);
+    // Offer 0 is filled by two takes (the second ends it), offer 1 partly taken then
+    // cancelled, offer 2 expired and closed; fills spread over minutes, slots out of order.
+    const fills = [
+      fillFixture("batch-a", offers[0]!.pda, { fillAmount: 30n, slot: 2003n, blockTime: minute(3) }),
+      fillFixture("batch-b", offers[1]!.pda, { fillAmount: 10n, slot: 2001n, blockTime: minute(1) }),
+      fillFixture("batch-c", offers[0]!.pda, { fillAmount: 70n, slot: 2005n, blockTime: minute(5) }),
+      fillFixture("batch-d", offers[3]!.pda, { fillAmount: 5n, slot: 2002n, blockTime: minute(2), ixIndex: 1 }),
+    ];
+    await sql()`select rebuild_aggregates()`; // tight bounds: the undo above left them looser (still valid)
+    await sql().begin((tx) => [
+      insertOffers(tx, [...offers, offers[0]!]),
+      recordFills(tx, [...fills, fills[0]!]),
+      endOffers(tx, [
+        { pda: offers[1]!.pda, state: "cancelled", slot: 2006n, signature: signatureOf("batch-cancel") },
+        { pda: offers[2]!.pda, state: "expired", slot: 2007n, signature: signatureOf("batch-expire") },
+        { pda: offers[2]!.pda, state: "cancelled", slot: 2008n, signature: signatureOf("batch-late") },
+      ]),
+      closeOffers(tx, [{ pda: offers[2]!.pda, closedAt: minute(9), slot: 2009n, signature: signatureOf("batch-close") }]),
+    ]);
+    expect(await offerRow(offers[0]!.pda)).toMatchObject({ remaining: "0", state: "filled", last_slot: "2005" });
+    const [ended] = await sql()`select ended_signature from offers where pda = ${offers[0]!.pda}`;
+    expect(ended!.ended_signature).toBe(fills[2]!.signature);
+    expect(await offerRow(offers[1]!.pda)).toMatchObject({ remaining: "90", state: "cancelled" });
+    expect(await offerRow(offers[2]!.pda)).toMatchObject({ remaining: "100", state: "expired", last_slot: "2009" });
+    expect((await offerRow(offers[2]!.pda))!.closed_at).not.toBeNull();
+    expect(await offerRow(offers[3]!.pda)).toMatchObject({ remaining: "95", state: "active" });
+
+    const aggregates = async () => ({
+      protocol: await sql()`select * from protocol_stats`,
+      makers: await sql()`select * from maker_stats order by maker`,
+      volume: await sql()`select maker, side, token_mint, amount::text from maker_volume order by 1, 2, 3`,
+      mints: await sql()`select payment_mint, fees::text, volume::text, fills from protocol_mint_stats order by 1`,
+      bounds: await sql()`select minute, slot_ceiling::text, slot_floor::text from fill_slot_bounds order by minute`,
+    });
+    const kept = await aggregates();
+    await sql()`select rebuild_aggregates()`;
+    expect(await aggregates()).toEqual(kept);
   });
 });

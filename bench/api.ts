@@ -5,15 +5,18 @@ import { migrateDatabase } from "../lib/db/migrate";
 import { createDatabaseIfMissing } from "../lib/db/resolve";
 import { markLapsedOffers } from "../lib/store/offers";
 import { FILLS, generate, OFFERS, PAYMENT_MINTS } from "./api-data";
-import { ensureBuild, load, log, ROOT, spawnServer, startNext, TSX_BIN } from "./harness";
+import { cpuSeconds, ensureBuild, load, log, ROOT, spawnServer, startNext, type Load } from "./harness";
 
 // npm run bench:api — the /v1 endpoints under load at 32 connections, each
-// beside a bare node:http + postgres server running the same query, in one run.
+// beside a bare node:http + postgres server running the same query, in one run;
+// then each at one connection, whose p50 is the latency without queueing.
+// cpu: the server process's CPU time per request (µs) at 32 connections.
 // BENCH_DATABASE_URL: a PostgreSQL server to use (else an embedded one under .data/bench-pg).
 // BENCH_SECONDS: seconds of load per endpoint and server (default 10).
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 32;
+const SOLO_SECONDS = Math.max(2, Math.round(SECONDS / 4));
 
 async function database(): Promise<{ url: string; stop: () => Promise<void> }> {
   let adminUrl = process.env.BENCH_DATABASE_URL;
@@ -114,25 +117,40 @@ async function main() {
   const [routePort, barePort] = [await freePort(), await freePort()];
   const common = { DATABASE_URL: db.url, DATABASE_POOL_SIZE: "10", LOG_LEVEL: "warn" };
   const next = await startNext(routePort, { ...common, RATE_LIMIT_RPM: "1000000000" });
-  const bare = await spawnServer([TSX_BIN, "bench/bare-main.ts"], { ...common, PORT: String(barePort) }, () => false); // ready: its IPC message
+  // One process each (no tsx launcher in between), so that its CPU time can be read.
+  const bare = await spawnServer(["--import", "tsx", "bench/bare-main.ts"], { ...common, PORT: String(barePort) }, () => false); // ready: its IPC message
   const routeUrl = `http://127.0.0.1:${routePort}`;
   const bareUrl = `http://127.0.0.1:${barePort}`;
 
-  log(`${SECONDS} s per endpoint and server, ${CONNECTIONS} connections; naive SUM over ${FILLS.toLocaleString()} fills: ${s.naiveMs.toFixed(0)} ms`);
-  const rows: string[] = [];
-  const header = "endpoint                        route req/s   p50   p99 | bare req/s   p50   p99 | ratio";
+  log(
+    `${SECONDS} s per endpoint and server at ${CONNECTIONS} connections, then ${SOLO_SECONDS} s at 1 (p50@1); ` +
+      `naive SUM over ${FILLS.toLocaleString()} fills: ${s.naiveMs.toFixed(0)} ms`,
+  );
+  const header = "endpoint                        route req/s   p50   p99 p50@1  cpu | bare req/s   p50   p99 p50@1  cpu | ratio";
   console.log(header);
   const misses: string[] = [];
+  const ms = (v: number) => (v < 10 ? v.toFixed(1) : v.toFixed(0)).padStart(5);
+  /** Load, and the server process's CPU time per request (µs) while under it. */
+  const measure = async (url: string, pid: number | undefined, paths: string[]): Promise<Load & { cpu: number }> => {
+    const before = cpuSeconds(pid);
+    const result = await load(url, paths, SECONDS);
+    return { ...result, cpu: ((cpuSeconds(pid) - before) * 1e6) / result.requests };
+  };
+  const us = (v: number) => (Number.isFinite(v) ? v.toFixed(0) : "-").padStart(4);
   try {
     for (const [name, paths] of scenarios) {
       await load(routeUrl, paths, 2); // warm the route's code paths and the buffer cache
       await load(bareUrl, paths, 2);
-      const route = await load(routeUrl, paths, SECONDS);
-      const baseline = await load(bareUrl, paths, SECONDS);
+      const route = await measure(routeUrl, next.pid, paths);
+      const baseline = await measure(bareUrl, bare.pid, paths);
+      const routeSolo = await load(routeUrl, paths, SOLO_SECONDS, 1);
+      const bareSolo = await load(bareUrl, paths, SOLO_SECONDS, 1);
       const ratio = route.rps / baseline.rps;
-      const row = `${name.padEnd(31)} ${route.rps.toFixed(0).padStart(11)} ${String(route.p50).padStart(5)} ${String(route.p99).padStart(5)} | ${baseline.rps.toFixed(0).padStart(10)} ${String(baseline.p50).padStart(5)} ${String(baseline.p99).padStart(5)} | ${ratio.toFixed(2)}${route.errors ? `  (${route.errors} errors)` : ""}`;
-      console.log(row);
-      rows.push(row);
+      const errors = route.errors + routeSolo.errors;
+      console.log(
+        `${name.padEnd(31)} ${route.rps.toFixed(0).padStart(11)} ${ms(route.p50)} ${ms(route.p99)} ${ms(routeSolo.p50)} ${us(route.cpu)} | ` +
+          `${baseline.rps.toFixed(0).padStart(10)} ${ms(baseline.p50)} ${ms(baseline.p99)} ${ms(bareSolo.p50)} ${us(baseline.cpu)} | ${ratio.toFixed(2)}${errors ? `  (${errors} errors)` : ""}`,
+      );
       if (name === "/v1/stats" && route.p50 >= 5) misses.push(`/v1/stats p50 ${route.p50} ms (target < 5 ms)`);
       if (name !== "/v1/stats" && route.p99 >= 100) misses.push(`${name} p99 ${route.p99} ms (target < 100 ms)`);
       if (name.includes("ceiling")) continue;

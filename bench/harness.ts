@@ -1,6 +1,6 @@
 import autocannon from "autocannon";
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 
 // Shared by the benchmarks: production servers as child processes and load at
@@ -8,7 +8,6 @@ import path from "node:path";
 
 export const ROOT = path.resolve(import.meta.dirname, "..");
 export const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
-export const TSX_BIN = path.join(ROOT, "node_modules/tsx/dist/cli.mjs");
 export const log = (line: string) => console.log(`[bench] ${line}`);
 
 export async function ensureBuild(): Promise<void> {
@@ -44,19 +43,49 @@ export const startNext = (port: number, env: Record<string, string>) =>
 
 export interface Load {
   rps: number;
+  requests: number;
+  /** Latency percentiles of the 2xx responses, in ms to 0.1 ms. */
   p50: number;
   p99: number;
   errors: number;
 }
 
-/** Load at `connections` for `seconds`, cycling through `paths`. */
+const acceptEncoding: Record<string, string> | undefined = process.env.BENCH_ACCEPT_ENCODING
+  ? { "accept-encoding": process.env.BENCH_ACCEPT_ENCODING }
+  : undefined;
+
+/** The q-quantile of ascending values, to 0.1. */
+const quantile = (sorted: number[], q: number) => Math.round(10 * (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0)) / 10;
+
+/**
+ * Load at `connections` for `seconds`, cycling through `paths`. Latencies are
+ * taken per response (autocannon's own histogram has 1 ms steps, too coarse
+ * for one connection on a fast endpoint). Requests carry no accept-encoding
+ * unless BENCH_ACCEPT_ENCODING sets one (browsers send gzip, which makes
+ * `next start` compress each answer; see README "Performance").
+ */
 export async function load(baseUrl: string, paths: string[], seconds: number, connections = 32): Promise<Load> {
   let i = 0;
-  const result = await autocannon({
-    url: baseUrl,
-    connections,
-    duration: seconds,
-    requests: [{ setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length]! }) }],
+  const latencies: number[] = [];
+  const result = await new Promise<autocannon.Result>((resolve, reject) => {
+    const instance = autocannon(
+      { url: baseUrl, connections, duration: seconds, headers: acceptEncoding, requests: [{ setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length]! }) }] },
+      (error, result) => (error ? reject(error) : resolve(result)),
+    );
+    instance.on("response", (_client, statusCode, _bytes, ms) => {
+      if (statusCode < 300) latencies.push(ms);
+    });
   });
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99, errors: result.non2xx + result.errors + result.timeouts };
+  latencies.sort((a, b) => a - b);
+  return { rps: result.requests.average, requests: result.requests.total, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), errors: result.non2xx + result.errors + result.timeouts };
+}
+
+/** CPU seconds (user + system) a process has used so far; Linux only, else NaN. */
+export function cpuSeconds(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+  } catch {
+    return NaN;
+  }
 }

@@ -27,6 +27,11 @@ export const serverEnvSchema = z.object({
   PORT: positiveInt(3000),
   /** Requests per minute one client IP may make to /v1; 0 turns the budget off. */
   RATE_LIMIT_RPM: z.coerce.number().int().min(0).default(1200),
+  /** gzip in the web process; false when a proxy in front compresses. Read by next.config.mjs at `next start`. */
+  COMPRESS: z
+    .enum(["true", "false", "1", "0", ""])
+    .optional()
+    .transform((v) => v !== "false" && v !== "0"),
   /** Trust the first x-forwarded-for hop as the client IP (behind a proxy). */
   TRUST_PROXY: booleanFlag,
   /** Set by `npm start` when it runs the local demo cluster. */

@@ -16,7 +16,7 @@ const ENDPOINTS = [
   "GET /v1/markets (extension: pairs with open offers or recent fills)",
 ];
 
-export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route(async () => ({
-  body: { value: { version: "v1", endpoints: ENDPOINTS } },
-  cache: CACHE.index,
-}));
+// A constant document: serialised once, not per request.
+const INDEX = JSON.stringify({ version: "v1", endpoints: ENDPOINTS });
+
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route(async () => ({ body: { text: INDEX }, cache: CACHE.index }));

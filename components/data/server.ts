@@ -9,7 +9,8 @@ import type { FillList, MakerStats, Market, Offer, OfferFillList, OfferList, Pro
 // The first render's data, read in-process through the same lib/queries the
 // /v1 routes use, so server HTML and client polls see one shape.
 
-export const isAddress = (value: string) => address("address").safeParse(value).success;
+const addressSchema = address("address");
+export const isAddress = (value: string) => addressSchema.safeParse(value).success;
 
 export async function serverMarkets(): Promise<Market[]> {
   return (JSON.parse(await listMarkets(database())) as { markets: Market[] }).markets;

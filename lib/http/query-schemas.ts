@@ -2,11 +2,12 @@ import { z } from "zod";
 import { ApiError } from "./errors";
 import { address, cursor, limit, offset, side, status, unixSeconds } from "./params";
 
-// The query parameters of each /v1 list, as api-decisions.md fixes them.
+// The query parameters of each /v1 list, as api-decisions.md fixes them; each
+// schema is made once, here, never per request (see parseQuery).
 
 const page = { limit, offset, cursor: cursor.optional() };
 
-export const offerListQuery = {
+export const offerListQuery = z.object({
   status: status.default("open"),
   maker: address("maker").optional(),
   tokenMint: address("tokenMint").optional(),
@@ -14,11 +15,11 @@ export const offerListQuery = {
   side: side.optional(),
   sort: z.enum(["created", "price"], { message: "sort must be created or price" }).default("created"),
   ...page,
-};
+});
 
-export const makerOfferListQuery = { status: status.default("open"), ...page };
+export const makerOfferListQuery = z.object({ status: status.default("open"), ...page });
 
-export const fillListQuery = {
+export const fillListQuery = z.object({
   taker: address("taker").optional(),
   maker: address("maker").optional(),
   offerPda: address("offerPda").optional(),
@@ -27,9 +28,9 @@ export const fillListQuery = {
   fromTime: unixSeconds("fromTime").optional(),
   toTime: unixSeconds("toTime").optional(),
   ...page,
-};
+});
 
-export const offerFillListQuery = { ...page, limit: limit.default(200) };
+export const offerFillListQuery = z.object({ ...page, limit: limit.default(200) });
 
 /** Rules across parameters, checked after each parameter on its own is valid. */
 export function checkPage(q: { cursor?: string; offset: number }): void {
@@ -53,6 +54,7 @@ export function checkBookSort(q: { sort: string; tokenMint?: string; paymentMint
 }
 
 export const MAX_MINTS = 100;
+const mintAddress = address("mints");
 
 /** `mints` on /v1/tokens: 1 to 100 comma-separated mints, duplicates folded, in the order asked. */
 export function parseMints(url: URL): string[] {
@@ -63,8 +65,7 @@ export function parseMints(url: URL): string[] {
   const mints = [...new Set(raw.split(",").map((m) => m.trim()).filter(Boolean))];
   if (mints.length === 0) throw new ApiError("missing_parameter", "mints is required: a comma-separated list of base58 mints", "mints");
   if (mints.length > MAX_MINTS) throw new ApiError("invalid_parameter", `mints takes at most ${MAX_MINTS} distinct mints`, "mints");
-  const check = address("mints");
-  const bad = mints.find((m) => !check.safeParse(m).success);
+  const bad = mints.find((m) => !mintAddress.safeParse(m).success);
   if (bad !== undefined) throw new ApiError("invalid_parameter", `mints must be base58 addresses of 32 bytes; ${bad.slice(0, 60)} is not`, "mints");
   return mints;
 }

@@ -12,8 +12,15 @@ export const CACHE = {
 
 export type CachePolicy = (typeof CACHE)[keyof typeof CACHE];
 
-export const CORS_HEADERS: Record<string, string> = {
-  "access-control-allow-origin": "*",
+/**
+ * Every answer may be read from any origin. The rest of CORS (methods, request
+ * headers, how long to cache the grant) is read only from a preflight answer,
+ * so it is sent there alone.
+ */
+export const CORS_ORIGIN = { "access-control-allow-origin": "*" } as const;
+
+export const CORS_PREFLIGHT_HEADERS: Record<string, string> = {
+  ...CORS_ORIGIN,
   "access-control-allow-methods": "GET, HEAD, OPTIONS",
   "access-control-allow-headers": "*",
   "access-control-max-age": "86400",
@@ -22,12 +29,12 @@ export const CORS_HEADERS: Record<string, string> = {
 /** A JSON body that is already text (built by PostgreSQL) or a value to stringify. */
 export type JsonBody = { text: string } | { value: unknown };
 
-export function jsonResponse(body: JsonBody, status: number, cache: string, extra: Record<string, string> = {}): Response {
+const JSON_TYPE = "application/json; charset=utf-8";
+
+export function jsonResponse(body: JsonBody, status: number, cache: string, extra?: Record<string, string>): Response {
   const text = "text" in body ? body.text : JSON.stringify(body.value, bigintReplacer);
-  return new Response(text, {
-    status,
-    headers: { "content-type": "application/json; charset=utf-8", "cache-control": cache, ...CORS_HEADERS, ...extra },
-  });
+  const headers = { "content-type": JSON_TYPE, "cache-control": cache, ...CORS_ORIGIN };
+  return new Response(text, { status, headers: extra ? { ...headers, ...extra } : headers });
 }
 
 /** Raw amounts leave as decimal strings, never as numbers. */
@@ -39,8 +46,7 @@ export function bigintReplacer(_key: string, value: unknown): unknown {
  * The origin the client asked for: its Host header (the proxy's forwarded host
  * and protocol when the proxy is trusted), not the server's own idea of it.
  */
-export function requestOrigin(request: Request, trustProxy: boolean): string {
-  const url = new URL(request.url);
+export function requestOrigin(request: Request, url: URL, trustProxy: boolean): string {
   const forwardedHost = trustProxy ? request.headers.get("x-forwarded-host")?.split(",")[0]?.trim() : undefined;
   const forwardedProto = trustProxy ? request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() : undefined;
   const host = forwardedHost || request.headers.get("host") || url.host;

@@ -1,6 +1,6 @@
 import { ApiError } from "./errors";
-import type { RateLimiter } from "./rate-limit";
-import { CACHE, CORS_HEADERS, jsonResponse, type JsonBody } from "./response";
+import type { RateDecision, RateLimiter } from "./rate-limit";
+import { CACHE, CORS_PREFLIGHT_HEADERS, jsonResponse, type JsonBody } from "./response";
 
 export interface Reply {
   body: JsonBody;
@@ -48,9 +48,16 @@ export function errorResponse(error: ApiError): Response {
 
 /** The client's address for its request budget: the proxy's word when trusted, else the nearest hop. */
 export function clientKey(request: Request, trustProxy: boolean): string {
-  const hops = (request.headers.get("x-forwarded-for") ?? "").split(",").map((h) => h.trim()).filter(Boolean);
+  const forwarded = request.headers.get("x-forwarded-for");
+  if (!forwarded) return "unknown";
+  // One hop (no proxy in front, or one): the common case, without the lists below.
+  if (!forwarded.includes(",")) return forwarded.trim() || "unknown";
+  const hops = forwarded.split(",").map((h) => h.trim()).filter(Boolean);
   return (trustProxy ? hops[0] : hops.at(-1)) ?? "unknown";
 }
+
+const SERVE: RateDecision = { allowed: true, retryAfter: 0 };
+const PREFLIGHT_HEADERS = { ...CORS_PREFLIGHT_HEADERS, allow: ALLOW };
 
 /**
  * Wraps a read handler into the methods of a /v1 route: GET and HEAD run it,
@@ -61,14 +68,14 @@ export function createRoute(deps: RouteDeps) {
   return function route(handler: Handler) {
     const GET = async (request: Request, context: RouteContext): Promise<Response> => {
       try {
-        // The budget is a soft guard: if its store (Redis) is down, serve rather than refuse.
-        const decision = await deps
-          .limiter()
-          .take(clientKey(request, deps.trustProxy()))
-          .catch((error: unknown) => {
-            deps.log(error, request);
-            return { allowed: true, retryAfter: 0 };
-          });
+        let decision: RateDecision;
+        try {
+          decision = await deps.limiter().take(clientKey(request, deps.trustProxy()));
+        } catch (error) {
+          // The budget is a soft guard: if its store (Redis) is down, serve rather than refuse.
+          deps.log(error, request);
+          decision = SERVE;
+        }
         if (!decision.allowed) {
           throw new ApiError("rate_limited", "too many requests: slow down and retry after the delay given", undefined, {
             "retry-after": String(decision.retryAfter),
@@ -88,7 +95,7 @@ export function createRoute(deps: RouteDeps) {
       }
     };
     const OPTIONS = async (): Promise<Response> =>
-      new Response(null, { status: 204, headers: { ...CORS_HEADERS, allow: ALLOW } });
+      new Response(null, { status: 204, headers: PREFLIGHT_HEADERS });
     const notAllowed = async (request: Request): Promise<Response> =>
       errorResponse(
         new ApiError("method_not_allowed", `${request.method} is not allowed: this API is read-only (GET)`, undefined, { allow: ALLOW }),

@@ -6,10 +6,10 @@ import { isUpstreamError } from "@/lib/tokens";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route(async (request) => {
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route(async (request, url) => {
   try {
     const trending = await tokenService().trending();
-    return { body: { value: { ...trending, items: trending.items.map(onOrigin(requestOrigin(request, env().TRUST_PROXY))) } }, cache: CACHE.trending };
+    return { body: { value: { ...trending, items: trending.items.map(onOrigin(requestOrigin(request, url, env().TRUST_PROXY))) } }, cache: CACHE.trending };
   } catch (error) {
     if (isUpstreamError(error)) throw new ApiError("upstream_error", `the token provider failed (${error.failure}) and nothing cached can answer`);
     throw error;

@@ -6,8 +6,10 @@ import { database, route } from "@/lib/runtime";
 
 export const dynamic = "force-dynamic";
 
+const pdaParam = address("pda");
+
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route(async (_request, _url, params) => {
-  const pda = parsePathParam("pda", String(params.pda), address("pda"));
+  const pda = parsePathParam("pda", String(params.pda), pdaParam);
   const offer = await getOffer(database(), pda);
   if (offer === undefined) throw notFound(`offer ${pda} is unknown to the indexer`);
   return { body: { text: offer }, cache: CACHE.offer };

@@ -6,8 +6,10 @@ import { database, route } from "@/lib/runtime";
 
 export const dynamic = "force-dynamic";
 
+const makerParam = address("maker");
+
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route(async (_request, url, params) => {
-  const maker = parsePathParam("maker", String(params.maker), address("maker"));
+  const maker = parsePathParam("maker", String(params.maker), makerParam);
   const query = parseQuery(url, makerOfferListQuery);
   checkPage(query);
   return { body: { text: await listOffers(database(), { ...query, maker }) }, cache: CACHE.list };

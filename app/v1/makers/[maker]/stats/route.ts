@@ -5,7 +5,9 @@ import { database, route } from "@/lib/runtime";
 
 export const dynamic = "force-dynamic";
 
+const makerParam = address("maker");
+
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route(async (_request, _url, params) => {
-  const maker = parsePathParam("maker", String(params.maker), address("maker"));
+  const maker = parsePathParam("maker", String(params.maker), makerParam);
   return { body: { text: await makerStats(database(), maker) }, cache: CACHE.maker };
 });

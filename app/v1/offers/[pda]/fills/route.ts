@@ -8,8 +8,10 @@ import { database, route } from "@/lib/runtime";
 
 export const dynamic = "force-dynamic";
 
+const pdaParam = address("pda");
+
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route(async (_request, url, params) => {
-  const pda = parsePathParam("pda", String(params.pda), address("pda"));
+  const pda = parsePathParam("pda", String(params.pda), pdaParam);
   const page = parseQuery(url, offerFillListQuery);
   checkPage(page);
   const db = database();

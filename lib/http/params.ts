@@ -1,5 +1,6 @@
 import bs58 from "bs58";
 import { z } from "zod";
+import { OFFER_SIDES, type OfferSide } from "../program/offer-account";
 import { ApiError } from "./errors";
 
 // Query and path parameters as api-decisions.md fixes them. Each schema's
@@ -43,9 +44,8 @@ export const OFFER_STATUSES = ["open", "filled", "expired", "cancelled"] as cons
 export type OfferStatus = (typeof OFFER_STATUSES)[number];
 export const status = z.enum(OFFER_STATUSES, { message: `status must be one of ${OFFER_STATUSES.join(", ")}` });
 
-export const SIDES = ["sell", "buy"] as const;
-export type Side = (typeof SIDES)[number];
-export const side = z.enum(SIDES, { message: "side must be sell or buy" });
+export type Side = OfferSide;
+export const side = z.enum(OFFER_SIDES, { message: "side must be sell or buy" });
 
 /** Unix seconds; large enough for any timestamptz PostgreSQL accepts. */
 export const unixSeconds = (name: string) => integer(name, 0, 253_402_300_799);

@@ -1,7 +1,7 @@
+import type { OfferSide, OfferState } from "../program/offer-account";
 import { recordset, type Pending, type Writer } from "./executor";
 
-export type OfferSide = "sell" | "buy";
-export type OfferState = "active" | "filled" | "cancelled" | "expired";
+export type { OfferSide, OfferState };
 export type TerminalState = "cancelled" | "expired";
 
 /** An offer as create_offer (or, before the scanned history, its account) describes it. */

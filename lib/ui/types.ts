@@ -1,10 +1,10 @@
 // The /v1 response shapes the UI reads (see shared/seed/offer-book-rest-interface.md
 // and api-decisions.md). Raw amounts are decimal strings; never parse them to number.
 
+import type { OfferStatus, Side } from "../http/params";
 import type { TrendingItem } from "../tokens/types";
 
-export type OfferStatus = "open" | "filled" | "expired" | "cancelled";
-export type Side = "sell" | "buy";
+export type { OfferStatus, Side };
 
 export interface Offer {
   pda: string;

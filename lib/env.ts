@@ -47,6 +47,8 @@ export const serverEnvSchema = z.object({
   RECONCILE_INTERVAL_MS: positiveInt(300_000),
   WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  /** Log lines for people (`pretty`) or collectors (`json`); default: pretty on a terminal, JSON otherwise. */
+  LOG_FORMAT: z.enum(["pretty", "json"]).optional(),
 });
 
 export type ServerEnv = z.infer<typeof serverEnvSchema>;

@@ -1,11 +1,11 @@
 import Redis from "ioredis";
-import pino from "pino";
 import { connect, type Database } from "./db/client";
 import { embeddedDatabaseUrl } from "./db/embedded-url";
 import { env } from "./env";
 import { memoryRateLimiter, redisRateLimiter, unlimited, type RateLimiter } from "./http/rate-limit";
 import { createRoute } from "./http/route";
 import { createTokenService, type TokenService } from "./tokens";
+import { createLogger } from "./log";
 
 /** Served from public/; the API answers it as an absolute URL on the request's origin. */
 export const PLACEHOLDER_IMAGE_PATH = "/token-placeholder.svg";
@@ -23,7 +23,7 @@ interface Runtime {
 const globalRuntime = globalThis as typeof globalThis & { __offerBookRuntime?: Runtime };
 const runtime: Runtime = (globalRuntime.__offerBookRuntime ??= {});
 
-export const logger = pino({ level: env().LOG_LEVEL, base: { service: "web" } });
+export const logger = createLogger("web");
 
 export function database(): Database {
   if (!runtime.db) {

@@ -1,12 +1,12 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
-import pino from "pino";
 import { migrateDatabase } from "../lib/db/migrate";
 import { resolveDatabase } from "../lib/db/resolve";
 import { env } from "../lib/env";
 import { LOCAL_TOKEN_MINTS, startLocalCluster } from "../local/cluster";
 import { startTokenStandin } from "../local/tokens";
+import { createLogger } from "../lib/log";
 
 // `npm start`: everything, on embedded defaults where nothing is configured.
 // - DATABASE_URL unset: an embedded PostgreSQL under .data/pg.
@@ -15,7 +15,7 @@ import { startTokenStandin } from "../local/tokens";
 // Then migrations, a build if there is none, the worker and the web server,
 // until SIGINT/SIGTERM stops them all.
 
-const log = pino({ base: { service: "start" }, level: env().LOG_LEVEL });
+const log = createLogger("start");
 const ROOT = path.resolve(import.meta.dirname, "..");
 const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
 const children: ChildProcess[] = [];

@@ -1,17 +1,17 @@
 import { createServer } from "node:http";
-import pino from "pino";
 import { connect, disconnect } from "../lib/db/client";
 import { embeddedDatabaseUrl } from "../lib/db/embedded-url";
 import { env } from "../lib/env";
 import { acquireLeadership } from "./leader-lock";
 import { createProgramRpc } from "./rpc";
 import { runScanner, type ScannerState } from "./scanner";
+import { createLogger } from "../lib/log";
 
 // npm run worker: follows PROGRAM_ID on SOLANA_RPC_URL and writes offers,
 // fills and aggregates to the database.
 
 const config = env();
-const log = pino({ level: config.LOG_LEVEL, base: { service: "worker" } });
+const log = createLogger("worker");
 
 const databaseUrl = config.DATABASE_URL ?? embeddedDatabaseUrl();
 if (!databaseUrl || !config.SOLANA_RPC_URL || !config.PROGRAM_ID) {

@@ -9,11 +9,11 @@ export class StartupError extends Error {
   override name = "StartupError";
   constructor(
     /** What went wrong, e.g. "port 3000 is already in use". */
-    readonly cause_: string,
+    readonly problem: string,
     /** What to do about it, e.g. "stop what uses it or set PORT to a free port". */
     readonly fix: string,
   ) {
-    super(`${cause_}: ${fix}`);
+    super(`${problem}: ${fix}`);
   }
 }
 

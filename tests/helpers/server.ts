@@ -10,6 +10,8 @@ export interface WebServer {
   get(pathAndQuery: string, init?: RequestInit): Promise<Response>;
   /** GET and parse: the status, headers and JSON body. */
   json<T = any>(pathAndQuery: string, init?: RequestInit): Promise<{ status: number; headers: Headers; body: T }>;
+  /** What the server printed so far. */
+  output(): string;
   stop(): Promise<void>;
 }
 
@@ -45,6 +47,7 @@ export async function startWebServer(env: Record<string, string>): Promise<WebSe
   return {
     baseUrl,
     get,
+    output: () => output,
     async json(p, init) {
       const response = await get(p, init);
       const text = await response.text();

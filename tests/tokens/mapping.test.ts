@@ -158,8 +158,8 @@ describe("provider requests", () => {
     standin.setMode("malformed");
     try {
       await expect(service.trending()).rejects.toBeInstanceOf(UpstreamError);
-      const [token] = await service.resolve([USDC]);
-      expect(token).toEqual({ mint: USDC, symbol: null, name: null, decimals: null, imageUrl: PLACEHOLDER });
+      // Never answered as an unknown mint (nulls): the provider said nothing usable.
+      await expect(service.resolve([USDC])).rejects.toMatchObject({ name: "UpstreamError", failure: "malformed" });
       expect(service.stats().upstreamErrors).toBe(2);
     } finally {
       standin.setMode("ok");

@@ -11,6 +11,8 @@ export interface WebServer {
   /** GET and parse: the status, headers and JSON body. */
   json<T = any>(pathAndQuery: string, init?: RequestInit): Promise<{ status: number; headers: Headers; body: T }>;
   stop(): Promise<void>;
+  /** Everything the server wrote to stdout and stderr so far. */
+  output(): string;
 }
 
 async function waitUntilServing(baseUrl: string, child: ChildProcess, output: () => string): Promise<void> {
@@ -45,6 +47,7 @@ export async function startWebServer(env: Record<string, string>): Promise<WebSe
   return {
     baseUrl,
     get,
+    output: () => output,
     async json(p, init) {
       const response = await get(p, init);
       const text = await response.text();

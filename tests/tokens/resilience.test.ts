@@ -141,3 +141,24 @@ describe("provider 429", () => {
     await strict.stop();
   });
 });
+
+describe("observation hooks (for metrics)", () => {
+  it("hear each provider call's outcome and each cache consultation's result", async () => {
+    const calls: string[] = [];
+    const cache: string[] = [];
+    const service = testService(standin.url, {
+      maxQueueWaitMs: 200,
+      observe: { providerCall: (outcome) => void calls.push(outcome), cache: (result) => void cache.push(result) },
+    });
+    await service.resolve([USDC]); // miss, provider ok
+    await service.resolve([USDC]); // hit
+    service.clock.advance(7 * HOUR);
+    standin.setMode("fail");
+    await service.resolve([USDC]); // stale, provider error, stale served
+    standin.setMode({ kind: "rate-limit", retryAfterSeconds: 1 });
+    await service.resolve([JUP]).catch(() => {}); // miss, provider rate_limited
+    expect(calls).toEqual(["ok", "error", "rate_limited"]);
+    expect(cache).toEqual(["miss", "hit", "stale", "miss"]);
+    await service.close();
+  });
+});

@@ -114,7 +114,12 @@ describe("the explorer on indexed local-cluster data", { timeout: 90_000 }, () =
       for (const image of images) if (image.src.startsWith(`${standin.url}/icons/`)) loadedIcons.add(image.src);
     }
     // The favicon is the app's own (no /favicon.ico 404), and it is there.
-    expect(await page.locator('link[rel="icon"]').first().getAttribute("href")).toMatch(/^\/icon/);
+    const icons = await page.locator('link[rel="icon"]').evaluateAll((links) => links.map((l) => l.getAttribute("href")));
+    expect(icons.some((href) => href?.startsWith("/icon.svg"))).toBe(true);
+    // And for clients that ask for /favicon.ico regardless of the page's links.
+    const favicon = await server.get("/favicon.ico");
+    expect(favicon.status).toBe(200);
+    expect(Buffer.from(await favicon.arrayBuffer()).subarray(0, 4)).toEqual(Buffer.from([0, 0, 1, 0]));
     await context.close();
 
     expect(errors, "console errors").toEqual([]);

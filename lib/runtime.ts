@@ -2,10 +2,11 @@ import Redis from "ioredis";
 import { connect, type Database } from "./db/client";
 import { embeddedDatabaseUrl } from "./db/embedded-url";
 import { env } from "./env";
-import { memoryRateLimiter, redisRateLimiter, unlimited, type RateLimiter } from "./http/rate-limit";
+import { fallbackRateLimiter, memoryRateLimiter, redisRateLimiter, unlimited, type RateLimiter } from "./http/rate-limit";
 import { createRoute } from "./http/route";
 import { createTokenService, type TokenService } from "./tokens";
 import { createLogger } from "./log";
+import { throttledReport } from "./tokens/report";
 
 /** Served from public/; the API answers it as an absolute URL on the request's origin. */
 export const PLACEHOLDER_IMAGE_PATH = "/token-placeholder.svg";
@@ -43,7 +44,11 @@ export function database(): Database {
 export function redis(): Redis | undefined {
   const url = env().REDIS_URL;
   if (!url) return undefined;
-  runtime.redis ??= new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
+  if (!runtime.redis) {
+    runtime.redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, lazyConnect: false });
+    // Without a listener ioredis prints every reconnect failure with its stack; the limiter reports them, throttled.
+    runtime.redis.on("error", () => {});
+  }
   return runtime.redis;
 }
 
@@ -58,7 +63,10 @@ export function tokenService(): TokenService {
       redisUrl: config.REDIS_URL,
       rpcUrl: config.SOLANA_RPC_URL,
       placeholderImageUrl: PLACEHOLDER_IMAGE_PATH,
-      onError: (error, context) => logger.warn({ err: error, context }, "token provider trouble"),
+      // Already at most one per context per 30 s; a message, not a stack: the cause is a dependency, not this code.
+      onError: (error, context, suppressed) =>
+        logger.warn({ context, error: (error as Error)?.message ?? String(error), suppressed }, `token service: ${context} failing`),
+      onRecovered: (what) => logger.info(`token service: ${what} reachable again, cache and budget shared again`),
     });
   }
   return runtime.tokens;
@@ -69,7 +77,15 @@ function limiter(): RateLimiter {
     const rpm = env().RATE_LIMIT_RPM;
     const shared = redis();
     const options = { limit: rpm, windowSeconds: 60 };
-    runtime.limiter = rpm === 0 ? unlimited : shared ? redisRateLimiter(shared, options) : memoryRateLimiter(options);
+    const fallback = throttledReport<"redis">(30_000, (error, _, suppressed) =>
+      logger.warn({ error: (error as Error)?.message ?? String(error), suppressed }, "request budget: redis failing, counting in memory"),
+    );
+    runtime.limiter =
+      rpm === 0
+        ? unlimited
+        : shared
+          ? fallbackRateLimiter(redisRateLimiter(shared, options), memoryRateLimiter(options), (error) => fallback(error, "redis"))
+          : memoryRateLimiter(options);
   }
   return runtime.limiter;
 }

@@ -50,11 +50,18 @@ export async function serverTrending(): Promise<Trending | null> {
   }
 }
 
-/** Metadata of every mint a page shows, in one provider lookup (it never throws for provider trouble). */
+/**
+ * Metadata of every mint a page shows, in one provider lookup. A chunk the
+ * provider or the chain cannot answer now is left out: the page renders with
+ * addresses and the client asks /v1/tokens again, rather than the page failing.
+ */
 export async function serverTokens(mints: Iterable<string>): Promise<Token[]> {
   const unique = [...new Set(mints)];
   if (unique.length === 0) return [];
   const tokens: Token[] = [];
-  for (let i = 0; i < unique.length; i += 100) tokens.push(...((await tokenService().resolve(unique.slice(i, i + 100))) as Token[]));
+  for (let i = 0; i < unique.length; i += 100) {
+    const chunk = await tokenService().resolve(unique.slice(i, i + 100)).catch(() => []);
+    tokens.push(...(chunk as Token[]));
+  }
   return tokens;
 }

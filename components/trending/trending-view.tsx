@@ -8,6 +8,7 @@ import type { Trending } from "@/lib/ui/types";
 import { useTrending } from "../data/queries";
 import { Address } from "../ui/address";
 import { td, tdRight, th } from "../ui/panel";
+import { TokenImage } from "../ui/token";
 import { EmptyState, ErrorState, StaleNote } from "../ui/states";
 import { TimeAgo } from "../ui/time";
 
@@ -71,8 +72,7 @@ export function TrendingView({ initial, books }: { initial: Trending | null; boo
                   <td className={`${td} text-muted tabular`}>{i + 1}</td>
                   <td className={td}>
                     <span className="flex items-center gap-3">
-                      {/* eslint-disable-next-line @next/next/no-img-element */}
-                      <img src={t.imageUrl} alt="" width={28} height={28} loading="lazy" className="h-7 w-7 shrink-0 rounded-full bg-raised object-cover" />
+                      <TokenImage src={t.imageUrl} size={28} />
                       <span className="min-w-0">
                         <span className="flex items-center gap-1 font-medium">
                           {t.symbol}

@@ -1,27 +1,53 @@
 "use client";
 
 import Link from "next/link";
+import { useEffect, useRef, useState } from "react";
 import { shortAddress } from "@/lib/ui/format";
 import { fillPrice, offerPrice, rawPrice } from "@/lib/ui/price";
 import type { ScaledPrice, Token } from "@/lib/ui/types";
 import { Amount, Price } from "./amount";
 import { useToken } from "../data/tokens";
 
-export function TokenIcon({ token, size = 20 }: { token: Token | undefined; size?: number }) {
+export const PLACEHOLDER_IMAGE = "/token-placeholder.svg";
+
+/**
+ * A token's image that falls back to the placeholder when it fails to load
+ * (a host that is down, blocked or offline), once: the placeholder failing in
+ * turn is left as it is, so there is no loop.
+ */
+export function TokenImage({ src, size = 20, className = "" }: { src: string | null | undefined; size?: number; className?: string }) {
+  const [failed, setFailed] = useState<string>();
+  const ref = useRef<HTMLImageElement>(null);
+  const wanted = src || PLACEHOLDER_IMAGE;
+  const shown = wanted === failed ? PLACEHOLDER_IMAGE : wanted;
+  const onError = () => {
+    if (shown !== PLACEHOLDER_IMAGE) setFailed(shown);
+  };
+  // A server-rendered image can fail before hydration attaches onError; look once it has.
+  useEffect(() => {
+    const img = ref.current;
+    if (img && img.complete && img.naturalWidth === 0 && shown !== PLACEHOLDER_IMAGE) setFailed(shown);
+  }, [shown]);
   // Remote token icons come from many hosts; next/image would need each one allowed.
   return (
     // eslint-disable-next-line @next/next/no-img-element
     <img
-      src={token?.imageUrl ?? "/token-placeholder.svg"}
+      ref={ref}
+      src={shown}
       alt=""
       width={size}
       height={size}
       loading="lazy"
       decoding="async"
-      className="shrink-0 rounded-full bg-raised object-cover"
+      onError={onError}
+      className={`shrink-0 rounded-full bg-raised object-cover ${className}`}
       style={{ width: size, height: size }}
     />
   );
+}
+
+export function TokenIcon({ token, size = 20 }: { token: Token | undefined; size?: number }) {
+  return <TokenImage src={token?.imageUrl} size={size} />;
 }
 
 /** Icon, symbol and (optionally) name of a mint; unknown mints show their shortened address. */

@@ -56,3 +56,21 @@ export function redisRateLimiter(redis: Redis, { limit, windowSeconds, now = Dat
 }
 
 export const unlimited: RateLimiter = { take: async () => ALLOW };
+
+/**
+ * The shared (Redis) budget while it answers, this process's otherwise: with
+ * Redis down each instance still keeps a budget per client, and the request is
+ * neither refused nor slowed. `onFallback` hears every failure (throttle it).
+ */
+export function fallbackRateLimiter(shared: RateLimiter, local: RateLimiter, onFallback: (error: unknown) => void): RateLimiter {
+  return {
+    async take(key) {
+      try {
+        return await shared.take(key);
+      } catch (error) {
+        onFallback(error);
+        return local.take(key);
+      }
+    },
+  };
+}

@@ -1,6 +1,5 @@
 import type Redis from "ioredis";
 import type { BucketShape, SlotSource } from "./budget";
-import { RedisUnavailable, redisUsable } from "./redis-health";
 
 // The same bucket as budget-memory.ts, kept in one Redis hash so every web
 // instance draws on one budget. Redis's own clock is the only clock, so
@@ -45,9 +44,7 @@ return result
 
 export function redisSlotSource(redis: Redis, key: string, { capacity, refillPerMs }: BucketShape): SlotSource {
   const run = (mode: "take" | "pause", delayMs = 0) =>
-    !redisUsable(redis)
-      ? Promise.reject(new RedisUnavailable())
-      : redis.eval(SCRIPT, 1, key, String(capacity), String(refillPerMs), mode, String(Math.ceil(delayMs))) as Promise<number>;
+    redis.eval(SCRIPT, 1, key, String(capacity), String(refillPerMs), mode, String(Math.ceil(delayMs))) as Promise<number>;
 
   return {
     async take() {

@@ -66,11 +66,11 @@ export function queuedBudget(source: SlotSource, { maxQueue, maxWaitMs, now }: Q
   let pumping = false;
   let closed = false;
 
-  const refuse = (waiter: Waiter, why: string) => {
+  const refuse = (waiter: Waiter, why: string, retryAfterMs?: number) => {
     clearTimeout(waiter.timer);
     const at = queue.indexOf(waiter);
     if (at >= 0) queue.splice(at, 1);
-    waiter.reject(new UpstreamError("budget", `outbound budget: ${why}`));
+    waiter.reject(new UpstreamError("budget", `outbound budget: ${why}`, undefined, { retryAfterMs }));
   };
 
   async function pump(): Promise<void> {
@@ -97,7 +97,7 @@ export function queuedBudget(source: SlotSource, { maxQueue, maxWaitMs, now }: Q
         } else if (queue[0] !== head) {
           continue;
         } else if (now() + slot.waitMs > head.deadline) {
-          refuse(head, `no slot within ${maxWaitMs} ms`);
+          refuse(head, `no slot within ${maxWaitMs} ms`, slot.waitMs);
         } else {
           await sleep(Math.max(5, slot.waitMs));
         }

@@ -1,5 +1,4 @@
 import type Redis from "ioredis";
-import { redisUsable } from "./redis-health";
 
 /**
  * A string key-value store with expiry. Values are opaque to it; the typed
@@ -56,7 +55,6 @@ export function redisStore(redis: Redis, prefix: string, onError: (error: unknow
   return {
     async getMany(keys) {
       if (keys.length === 0) return [];
-      if (!redisUsable(redis)) return keys.map(() => null);
       try {
         return await redis.mget(keys.map((k) => prefix + k));
       } catch (error) {
@@ -65,7 +63,7 @@ export function redisStore(redis: Redis, prefix: string, onError: (error: unknow
       }
     },
     async setMany(entries) {
-      if (entries.length === 0 || !redisUsable(redis)) return;
+      if (entries.length === 0) return;
       const batch = redis.multi();
       for (const { key, value, ttlMs } of entries) {
         if (ttlMs === undefined) batch.set(prefix + key, value);

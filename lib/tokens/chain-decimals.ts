@@ -1,4 +1,5 @@
-import { Connection, PublicKey, type AccountInfo } from "@solana/web3.js";
+import { PublicKey, type AccountInfo } from "@solana/web3.js";
+import { retryWithin } from "./retry";
 
 export const TOKEN_PROGRAM_ID = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
 export const TOKEN_2022_PROGRAM_ID = "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb";
@@ -15,10 +16,12 @@ const INITIALIZED_OFFSET = 45;
 const ACCOUNT_TYPE_OFFSET = 165;
 const ACCOUNT_TYPE_MINT = 1;
 
+type MintCandidate = { owner: PublicKey | string; data: Uint8Array } | Pick<AccountInfo<Buffer>, "owner" | "data">;
+
 /** Decimals of an initialized SPL Token or Token-2022 mint account; null for anything else. */
-export function mintDecimals(account: Pick<AccountInfo<Buffer>, "owner" | "data"> | null): number | null {
+export function mintDecimals(account: MintCandidate | null): number | null {
   if (!account) return null;
-  const owner = account.owner.toBase58();
+  const owner = typeof account.owner === "string" ? account.owner : account.owner.toBase58();
   const data = account.data;
   if (owner !== TOKEN_PROGRAM_ID && owner !== TOKEN_2022_PROGRAM_ID) return null;
   const isMint =
@@ -28,27 +31,66 @@ export function mintDecimals(account: Pick<AccountInfo<Buffer>, "owner" | "data"
   return data[DECIMALS_OFFSET] ?? null;
 }
 
-export interface ChainDecimalsReader {
-  /** Decimals by mint (null: not a mint account); one RPC call per 100 mints. */
-  read(mints: readonly string[]): Promise<Map<string, number | null>>;
+export interface ChainReadOptions {
+  /** Epoch ms by which the answer is needed; attempts are retried with back-off until then. */
+  deadlineAt: number;
 }
 
-export function createChainDecimalsReader(rpcUrl: string, { timeoutMs, onCall }: { timeoutMs: number; onCall?: () => void }): ChainDecimalsReader {
-  const connection = new Connection(rpcUrl, {
-    commitment: "confirmed",
-    // web3.js retries 429s itself with growing sleeps; a bounded request falls back instead.
-    disableRetryOnRateLimit: true,
-    fetch: (input, init) => fetch(input, { ...init, signal: AbortSignal.timeout(timeoutMs) }),
-  });
+export interface ChainDecimalsReader {
+  /** Decimals by mint (null: not a mint account); one RPC call per 100 mints. Rejects when the chain cannot answer in time. */
+  read(mints: readonly string[], options?: ChainReadOptions): Promise<Map<string, number | null>>;
+}
+
+export interface ChainDecimalsReaderOptions {
+  /** Longest one RPC request may take. */
+  timeoutMs: number;
+  /** Every request sent, whatever its outcome. */
+  onCall?(): void;
+  /** A failed attempt that will be tried again. */
+  onRetry?(error: unknown): void;
+}
+
+interface RpcAccount {
+  owner: string;
+  data: [string, string];
+}
+
+function parseAccounts(body: unknown, expected: number): Array<RpcAccount | null> {
+  const reply = body as { error?: { message?: string }; result?: { value?: unknown } } | null;
+  if (reply?.error) throw new Error(`RPC error: ${reply.error.message ?? "unknown"}`);
+  const value = reply?.result?.value;
+  if (!Array.isArray(value) || value.length !== expected) throw new Error("RPC answer is not a list of accounts");
+  return value as Array<RpcAccount | null>;
+}
+
+export function createChainDecimalsReader(rpcUrl: string, { timeoutMs, onCall, onRetry }: ChainDecimalsReaderOptions): ChainDecimalsReader {
+  // Validated here so that a bad key fails the request, not every retry.
+  const keys = (chunk: readonly string[]) => chunk.map((m) => new PublicKey(m).toBase58());
+
+  async function fetchChunk(chunk: readonly string[], attemptMs: number): Promise<Array<number | null>> {
+    onCall?.();
+    const response = await fetch(rpcUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getMultipleAccounts", params: [keys(chunk), { encoding: "base64", commitment: "confirmed" }] }),
+      signal: AbortSignal.timeout(attemptMs),
+    });
+    if (!response.ok) {
+      void response.body?.cancel();
+      throw new Error(`RPC answered HTTP ${response.status}`);
+    }
+    const accounts = parseAccounts(await response.json(), chunk.length);
+    return accounts.map((a) => (a ? mintDecimals({ owner: a.owner, data: Buffer.from(a.data[0], "base64") }) : null));
+  }
 
   return {
-    async read(mints) {
+    async read(mints, options) {
+      const deadlineAt = options?.deadlineAt ?? Date.now() + timeoutMs;
       const out = new Map<string, number | null>();
       for (let i = 0; i < mints.length; i += MAX_ACCOUNTS_PER_CALL) {
         const chunk = mints.slice(i, i + MAX_ACCOUNTS_PER_CALL);
-        onCall?.();
-        const accounts = await connection.getMultipleAccountsInfo(chunk.map((m) => new PublicKey(m)));
-        chunk.forEach((mint, j) => out.set(mint, mintDecimals(accounts[j] ?? null)));
+        const decimals = await retryWithin((ms) => fetchChunk(chunk, ms), { deadlineAt, attemptTimeoutMs: timeoutMs, onRetry });
+        chunk.forEach((mint, j) => out.set(mint, decimals[j] ?? null));
       }
       return out;
     },

@@ -18,10 +18,29 @@ export class UpstreamError extends Error {
     readonly failure: UpstreamFailure,
     message: string,
     readonly status?: number,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; retryAfterMs?: number },
   ) {
+    super(message, options);
+    this.retryAfterMs = options?.retryAfterMs;
+  }
+
+  /** How long the provider (or our budget) asked us to stay away, when known. */
+  readonly retryAfterMs: number | undefined;
+}
+
+export const isUpstreamError = (error: unknown): error is UpstreamError => error instanceof UpstreamError;
+
+/**
+ * The chain did not answer a mint's decimals within the request's budget.
+ * Never answered as `decimals: null` (that means "not a mint"): routes map it
+ * to 503 `unavailable` with `retry-after`, and nothing of it is cached.
+ */
+export class ChainUnavailable extends Error {
+  override name = "ChainUnavailable";
+
+  constructor(message: string, options?: { cause?: unknown }) {
     super(message, options);
   }
 }
 
-export const isUpstreamError = (error: unknown): error is UpstreamError => error instanceof UpstreamError;
+export const isChainUnavailable = (error: unknown): error is ChainUnavailable => error instanceof ChainUnavailable;

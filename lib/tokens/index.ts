@@ -8,9 +8,10 @@
 //     placeholderImageUrl: "/token-placeholder.svg",
 //   })
 //
-// resolve() never throws for provider trouble (it degrades to stale, then to
-// chain decimals); trending() throws UpstreamError when nothing can answer.
+// Both degrade to stale cached answers while the provider is down. With
+// nothing cached, they throw UpstreamError (502); resolve() throws
+// ChainUnavailable (503) when a mint's decimals could not be read in time.
 export { createTokenService } from "./service";
-export { UpstreamError, isUpstreamError, type UpstreamFailure } from "./errors";
+export { UpstreamError, isUpstreamError, ChainUnavailable, isChainUnavailable, type UpstreamFailure } from "./errors";
 export type { Token, TrendingItem, TrendingResult, TokenService, TokenServiceConfig, TokenServiceStats } from "./types";
 export { mintDecimals, createChainDecimalsReader, TOKEN_PROGRAM_ID, TOKEN_2022_PROGRAM_ID } from "./chain-decimals";

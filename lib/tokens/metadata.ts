@@ -4,7 +4,7 @@ import { withDeadline } from "./deadline";
 import type { TokenMetadata } from "./mapping";
 
 /** What the provider says about a mint: its metadata, "unknown" (absent from its answer), or nothing (unreachable, nothing cached). */
-export type MetadataAnswer = { kind: "known"; metadata: TokenMetadata } | { kind: "unknown" } | { kind: "unavailable" };
+export type MetadataAnswer = { kind: "known"; metadata: TokenMetadata } | { kind: "unknown" } | { kind: "unavailable"; error: unknown };
 
 /** Cached value of a mint: metadata, or null for a mint the provider does not know. */
 export type CachedMetadata = TokenMetadata | null;
@@ -18,6 +18,7 @@ export interface MetadataLookupDeps {
   batcher: Batcher<CachedMetadata>;
   staleWaitMs: number;
   onStale(): void;
+  onCache?(result: "hit" | "miss" | "stale"): void;
 }
 
 /**
@@ -33,9 +34,10 @@ export async function lookUpMetadata(mints: readonly string[], deps: MetadataLoo
   const answers = await Promise.all(
     mints.map(async (mint, i): Promise<MetadataAnswer> => {
       const lookup = lookups[i]!;
+      deps.onCache?.(lookup.state === "fresh" ? "hit" : lookup.state === "missing" ? "miss" : "stale");
       if (lookup.state === "fresh") return answer(lookup.entry.value);
       const load = loads.get(mint)!;
-      if (lookup.state === "missing") return load.then(answer, () => ({ kind: "unavailable" }) as const);
+      if (lookup.state === "missing") return load.then(answer, (error: unknown) => ({ kind: "unavailable", error }) as const);
       try {
         return answer(await withDeadline(load, deps.staleWaitMs));
       } catch {

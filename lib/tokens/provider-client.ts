@@ -27,6 +27,8 @@ export interface ProviderClientOptions {
   now: () => number;
   onCall?(kind: CallKind): void;
   onFailure?(kind: CallKind, error: UpstreamError): void;
+  /** Every call's outcome once it settles. */
+  onOutcome?(outcome: "ok" | "error" | "rate_limited"): void;
 }
 
 export function createProviderClient(options: ProviderClientOptions): ProviderClient {
@@ -40,10 +42,13 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
     await options.budget.acquire();
     options.onCall?.(kind);
     try {
-      return await send(path, schema);
+      const body = await send(path, schema);
+      options.onOutcome?.("ok");
+      return body;
     } catch (error) {
       const upstream =
         error instanceof UpstreamError ? error : new UpstreamError("network", `provider unreachable: ${String(error)}`, undefined, { cause: error });
+      options.onOutcome?.(upstream.failure === "rate_limited" ? "rate_limited" : "error");
       options.onFailure?.(kind, upstream);
       throw upstream;
     }
@@ -66,7 +71,7 @@ export function createProviderClient(options: ProviderClientOptions): ProviderCl
       const delay = Math.min(Math.max(asked, 1000), maxBackoffMs);
       // The call is not retried: this request falls back to cache or chain, and the budget stays shut until the window reopens.
       await options.budget.pause(delay).catch(() => {});
-      throw new UpstreamError("rate_limited", `provider rate limit; backing off ${Math.round(delay / 1000)} s`, 429);
+      throw new UpstreamError("rate_limited", `provider rate limit; backing off ${Math.round(delay / 1000)} s`, 429, { retryAfterMs: delay });
     }
     if (!response.ok) {
       void response.body?.cancel();

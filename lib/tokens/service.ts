@@ -5,9 +5,12 @@ import { memorySlotSource } from "./budget-memory";
 import { redisSlotSource } from "./budget-redis";
 import { typedCache, type Entry } from "./cache";
 import { memoryStore, redisStore, tieredStore, type CacheStore } from "./cache-store";
+import { fallbackSlotSource, fallbackStore } from "./redis-fallback";
+import { trackRedis, type RedisHealth } from "./redis-health";
+import { throttledReport } from "./report";
 import { createChainDecimalsReader, MAX_ACCOUNTS_PER_CALL } from "./chain-decimals";
 import { decimalsKey, lookUpChainDecimals } from "./decimals";
-import { UpstreamError } from "./errors";
+import { ChainUnavailable, UpstreamError } from "./errors";
 import { toMetadata, toToken, toTrendingItem } from "./mapping";
 import { lookUpMetadata, metadataKey, type CachedMetadata } from "./metadata";
 import { createProviderClient, MAX_MINTS_PER_SEARCH } from "./provider-client";
@@ -19,6 +22,11 @@ const HOUR = 3_600_000;
 const FOREVER_MS = 100 * 365 * 24 * HOUR;
 /** How long an instance trusts its own copy of a Redis entry. */
 const NEAR_CACHE_MS = 2_000;
+
+type ErrorContext = "provider" | "chain" | "redis";
+
+const asUpstreamError = (error: unknown): UpstreamError =>
+  error instanceof UpstreamError ? error : new UpstreamError("network", `token provider unavailable: ${String(error)}`, undefined, { cause: error });
 
 function settingsOf(config: TokenServiceConfig) {
   const unknownTtlMs = config.unknownTtlMs ?? 10 * 60_000;
@@ -39,16 +47,25 @@ function settingsOf(config: TokenServiceConfig) {
     batchWindowMs: config.batchWindowMs ?? 2,
     defaultBackoffMs: config.defaultRateLimitBackoffMs ?? 30_000,
     prefix: config.redisKeyPrefix ?? "tokens:v1:",
-    onError: config.onError ?? (() => {}),
+    chainBudgetMs: config.chainBudgetMs ?? 4_000,
+    chainAttemptTimeoutMs: Math.min(config.timeoutMs ?? 5_000, config.chainAttemptTimeoutMs ?? 1_500),
+    // A dependency that is down fails on every request: one report per context per interval says it all.
+    onError: throttledReport<ErrorContext>(config.reportIntervalMs ?? 30_000, (error, context, suppressed) =>
+      config.onError?.(error, context, suppressed),
+    ),
+    observe: {
+      providerCall: config.observe?.providerCall ?? (() => {}),
+      cache: config.observe?.cache ?? (() => {}),
+    },
   };
 }
 
-function connectRedis(config: TokenServiceConfig, onError: (e: unknown) => void): { redis?: Redis; owned: boolean } {
+function connectRedis(config: TokenServiceConfig): { redis?: Redis; owned: boolean } {
   if (config.redis) return { redis: config.redis, owned: false };
   if (!config.redisUrl) return { owned: false };
   // Bounded commands: a Redis that hangs must degrade the cache, not hang the request.
+  // Errors are heard by trackRedis (an "error" listener is what keeps ioredis from printing each one).
   const redis = new Redis(config.redisUrl, { maxRetriesPerRequest: 1, commandTimeout: 1_000 });
-  redis.on("error", onError);
   return { redis, owned: true };
 }
 
@@ -63,19 +80,33 @@ export function createTokenService(config: TokenServiceConfig): TokenService {
     budgetRefusals: 0,
     chainCalls: 0,
     chainErrors: 0,
+    chainRetries: 0,
     staleServed: 0,
   };
   const onStale = () => void counters.staleServed++;
 
-  const { redis, owned } = connectRedis(config, (e) => s.onError(e, "redis"));
-  const store: CacheStore = redis
-    ? tieredStore(memoryStore({ now: s.now, maxEntries: 20_000 }), redisStore(redis, s.prefix, (e) => s.onError(e, "redis")), NEAR_CACHE_MS)
-    : memoryStore({ now: s.now });
+  const { redis, owned } = connectRedis(config);
+  const health: RedisHealth | undefined = redis
+    ? trackRedis(redis, {
+        down: (error) => s.onError(error, "redis"),
+        up: () => config.onRecovered?.("redis"),
+      })
+    : undefined;
+  const local = memoryStore({ now: s.now });
+  const store: CacheStore =
+    redis && health
+      ? fallbackStore(
+          tieredStore(memoryStore({ now: s.now, maxEntries: 20_000 }), redisStore(redis, s.prefix, (e) => s.onError(e, "redis")), NEAR_CACHE_MS),
+          local,
+          health.usable,
+        )
+      : local;
   const cache = typedCache(store, s.now);
 
   const shape = bucketShape(config.rpm, s.windowMs, config.burst);
   // The budget runs on real time whatever `now` says: it paces real requests against the provider's real window.
-  const slots = redis ? redisSlotSource(redis, `${s.prefix}budget`, shape) : memorySlotSource(shape, Date.now);
+  const localSlots = memorySlotSource(shape, Date.now);
+  const slots = redis && health ? fallbackSlotSource(redisSlotSource(redis, `${s.prefix}budget`, shape), localSlots, health.usable) : localSlots;
   const budget = queuedBudget(slots, { maxQueue: s.maxQueue, maxWaitMs: s.maxQueueWaitMs, now: Date.now });
 
   const provider = createProviderClient({
@@ -85,6 +116,7 @@ export function createTokenService(config: TokenServiceConfig): TokenService {
     budget,
     defaultBackoffMs: s.defaultBackoffMs,
     now: s.now,
+    onOutcome: (outcome) => s.observe.providerCall(outcome),
     onCall(kind) {
       counters.upstreamCalls++;
       if (kind === "search") counters.upstreamSearchCalls++;
@@ -135,7 +167,14 @@ export function createTokenService(config: TokenServiceConfig): TokenService {
   });
 
   const chain = config.rpcUrl
-    ? createChainDecimalsReader(config.rpcUrl, { timeoutMs: s.timeoutMs, onCall: () => void counters.chainCalls++ })
+    ? createChainDecimalsReader(config.rpcUrl, {
+        timeoutMs: s.chainAttemptTimeoutMs,
+        onCall: () => void counters.chainCalls++,
+        onRetry: (error) => {
+          counters.chainRetries++;
+          s.onError(error, "chain");
+        },
+      })
     : undefined;
   const decimalsBatcher = chain
     ? createBatcher<number | null>({
@@ -144,11 +183,12 @@ export function createTokenService(config: TokenServiceConfig): TokenService {
         async fetch(mints) {
           let decimals;
           try {
-            decimals = await chain.read(mints);
+            // Retried with back-off within the budget; what is not read by then is not cached and fails the request.
+            decimals = await chain.read(mints, { deadlineAt: Date.now() + s.chainBudgetMs });
           } catch (error) {
             counters.chainErrors++;
             s.onError(error, "chain");
-            throw error;
+            throw new ChainUnavailable(`the chain did not answer within ${s.chainBudgetMs} ms: ${(error as Error).message}`, { cause: error });
           }
           await cache.write(
             [...decimals].map(([mint, value]) => ({
@@ -184,21 +224,25 @@ export function createTokenService(config: TokenServiceConfig): TokenService {
 
   return {
     async resolve(mints) {
-      const metadata = await lookUpMetadata(mints, { cache, batcher: metadataBatcher, staleWaitMs: s.staleWaitMs, onStale });
+      const metadata = await lookUpMetadata(mints, { cache, batcher: metadataBatcher, staleWaitMs: s.staleWaitMs, onStale, onCache: s.observe.cache });
+      // Nulls here would read as "nobody knows this mint": an outage is an error instead (502).
+      const outage = [...metadata.values()].find((answer) => answer.kind === "unavailable");
+      if (outage?.kind === "unavailable") throw asUpstreamError(outage.error);
       const fromChain = mints.filter((mint) => metadata.get(mint)!.kind !== "known");
-      const decimals = await lookUpChainDecimals(fromChain, { cache, batcher: decimalsBatcher });
+      const decimals = await lookUpChainDecimals(fromChain, { cache, batcher: decimalsBatcher, onCache: s.observe.cache });
       return mints.map((mint) => {
         const answer = metadata.get(mint)!;
         return toToken(mint, answer.kind === "known" ? answer.metadata : null, decimals.get(mint) ?? null, config.placeholderImageUrl);
       });
     },
 
-    trending: () => readTrending({ cache, key, refresh: refreshTrending, staleWaitMs: s.staleWaitMs, onStale }),
+    trending: () => readTrending({ cache, key, refresh: refreshTrending, staleWaitMs: s.staleWaitMs, onStale, onCache: s.observe.cache }),
 
     stats: () => ({ ...counters }),
 
     async close() {
       budget.close();
+      health?.close();
       if (redis && owned) await redis.quit().catch(() => redis.disconnect());
     },
   };

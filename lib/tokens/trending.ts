@@ -12,6 +12,7 @@ export interface TrendingDeps {
   refresh(): Promise<{ entry: Entry<TrendingItem[]>; source: "cache" | "live" }>;
   staleWaitMs: number;
   onStale(): void;
+  onCache?(result: "hit" | "miss" | "stale"): void;
 }
 
 const envelope = (entry: Entry<TrendingItem[]>, source: "cache" | "live"): TrendingResult => ({
@@ -23,6 +24,7 @@ const envelope = (entry: Entry<TrendingItem[]>, source: "cache" | "live"): Trend
 
 export async function readTrending(deps: TrendingDeps): Promise<TrendingResult> {
   const [lookup] = await deps.cache.read<TrendingItem[]>([deps.key]);
+  deps.onCache?.(lookup?.state === "fresh" ? "hit" : lookup?.state === "stale" ? "stale" : "miss");
   if (lookup?.state === "fresh") return envelope(lookup.entry, "cache");
   const refresh = deps.refresh();
   if (lookup?.state === "stale") {

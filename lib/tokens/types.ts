@@ -3,10 +3,10 @@ import type Redis from "ioredis";
 /** One entry of `/v1/tokens` (contract "Token", api-decisions.md "Extensions"). */
 export interface Token {
   mint: string;
-  /** null when the provider does not recognize the mint (or cannot be reached and nothing is cached). */
+  /** null when the provider does not recognize the mint. */
   symbol: string | null;
   name: string | null;
-  /** From the provider, else from the chain; null only when neither knows the mint. */
+  /** From the provider, else from the chain; null only when the mint is not a mint account on chain (or no RPC is configured). */
   decimals: number | null;
   /** The provider's icon, or the app's placeholder image. */
   imageUrl: string;
@@ -84,8 +84,24 @@ export interface TokenServiceConfig {
   defaultRateLimitBackoffMs?: number;
   /** The clock of cache freshness (tests move it to expire entries); the outbound budget always runs on real time. */
   now?: () => number;
-  /** Told about failures the service absorbs (provider, chain, Redis), for logs. */
-  onError?: (error: unknown, context: "provider" | "chain" | "redis") => void;
+  /** Longest the chain's decimals may take, retries included, before a request is answered 503. Default 4 000. */
+  chainBudgetMs?: number;
+  /** Longest one chain read may take (capped by `timeoutMs`). Default 1 500. */
+  chainAttemptTimeoutMs?: number;
+  /**
+   * Told about failures (provider, chain, Redis), for logs: at most once per
+   * context per `reportIntervalMs`, with how many were left out since the last.
+   */
+  onError?: (error: unknown, context: "provider" | "chain" | "redis", suppressed: number) => void;
+  /** Default 30 000. */
+  reportIntervalMs?: number;
+  /** Redis answers again after an outage: the cache and budget are shared again. */
+  onRecovered?: (what: "redis") => void;
+  /** For metrics: each provider call's outcome, each cache consultation's result. No-ops by default. */
+  observe?: {
+    providerCall(outcome: "ok" | "error" | "rate_limited" | string): void;
+    cache(result: "hit" | "miss" | "stale"): void;
+  };
 }
 
 /** Counters since the service started, for tests, the bench and logs. */
@@ -101,13 +117,20 @@ export interface TokenServiceStats {
   budgetRefusals: number;
   /** Batched getMultipleAccounts requests sent to the RPC node. */
   chainCalls: number;
+  /** Chain reads that failed for good (the request answered 503). */
   chainErrors: number;
+  /** Chain reads that failed and were tried again. */
+  chainRetries: number;
   /** Answers served from an expired entry because the provider failed. */
   staleServed: number;
 }
 
 export interface TokenService {
-  /** Metadata for validated, de-duplicated mints, in the order given. Never throws for provider failures. */
+  /**
+   * Metadata for validated, de-duplicated mints, in the order given. Throws
+   * UpstreamError when the provider fails and nothing cached answers a mint,
+   * ChainUnavailable when a mint's decimals could not be read from the chain in time.
+   */
   resolve(mints: readonly string[]): Promise<Token[]>;
   /** The provider's top organic tokens; throws UpstreamError when it fails and nothing cached can answer. */
   trending(): Promise<TrendingResult>;

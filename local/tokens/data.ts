@@ -1,9 +1,11 @@
 import { createHash } from "node:crypto";
 import { Keypair } from "@solana/web3.js";
+import { localIconPath } from "./icons";
 
 // Token data in the shape of Jupiter's Tokens V2 API (`/tokens/v2/search`,
 // `/tokens/v2/{category}/{interval}`). Figures are realistic snapshots, not
 // live prices; the mints of the well-known tokens are their real mainnet mints.
+// Icons are drawn and served by the stand-in itself (icons.ts): no network needed.
 
 export const TOKEN_PROGRAM = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
 export const TOKEN_2022_PROGRAM = "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb";
@@ -84,8 +86,6 @@ export interface TokenSpec {
 }
 
 const UPDATED_AT = "2025-10-01T12:00:00.000Z";
-const tokenListIcon = (mint: string) =>
-  `https://raw.githubusercontent.com/solana-labs/token-list/main/assets/mainnet/${mint}/logo.png`;
 
 function label(score: number): JupiterToken["organicScoreLabel"] {
   return score >= 70 ? "high" : score >= 30 ? "medium" : "low";
@@ -163,7 +163,7 @@ export const WELL_KNOWN: TokenSpec[] = [
     symbol: "SOL",
     name: "Wrapped SOL",
     decimals: 9,
-    icon: tokenListIcon("So11111111111111111111111111111111111111112"),
+    icon: localIconPath("So11111111111111111111111111111111111111112"),
     usdPrice: 185.21,
     circSupply: 545_312_000,
     totalSupply: 608_400_000,
@@ -182,7 +182,7 @@ export const WELL_KNOWN: TokenSpec[] = [
     symbol: "USDC",
     name: "USD Coin",
     decimals: 6,
-    icon: tokenListIcon("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"),
+    icon: localIconPath("EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v"),
     usdPrice: 0.99985,
     circSupply: 8_912_000_000,
     totalSupply: 8_912_000_000,
@@ -201,7 +201,7 @@ export const WELL_KNOWN: TokenSpec[] = [
     symbol: "USDT",
     name: "USDT",
     decimals: 6,
-    icon: tokenListIcon("Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB"),
+    icon: localIconPath("Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB"),
     usdPrice: 1.0003,
     circSupply: 2_394_000_000,
     totalSupply: 2_394_000_000,
@@ -219,7 +219,7 @@ export const WELL_KNOWN: TokenSpec[] = [
     symbol: "JUP",
     name: "Jupiter",
     decimals: 6,
-    icon: "https://static.jup.ag/jup/icon.png",
+    icon: localIconPath("JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN"),
     usdPrice: 0.4217,
     circSupply: 3_104_000_000,
     totalSupply: 6_863_000_000,
@@ -238,7 +238,7 @@ export const WELL_KNOWN: TokenSpec[] = [
     symbol: "Bonk",
     name: "Bonk",
     decimals: 5,
-    icon: "https://arweave.net/hQiPZOsRZXGXBJd_82PhVdlM_hACsT_q6wqwf5cSY7I",
+    icon: localIconPath("DezXAZ8z7PnrnRJjz3wXBoRgixCa6xjnB7YaB1pPB263"),
     usdPrice: 0.00001983,
     circSupply: 81_460_000_000_000,
     totalSupply: 88_870_000_000_000,
@@ -256,7 +256,7 @@ export const WELL_KNOWN: TokenSpec[] = [
     symbol: "WIF",
     name: "dogwifhat",
     decimals: 6,
-    icon: "https://bafkreibk3covs5ltyqxa272uodhculbr6kea6betidfwy3ajsav2vjzyum.ipfs.nftstorage.link",
+    icon: localIconPath("EKpQGSJtjMFqKZ9KQanSqYXRcF8fBopzLHYxdM65zcjm"),
     usdPrice: 0.7234,
     circSupply: 998_840_000,
     totalSupply: 998_840_000,
@@ -274,7 +274,7 @@ export const WELL_KNOWN: TokenSpec[] = [
     symbol: "JitoSOL",
     name: "Jito Staked SOL",
     decimals: 9,
-    icon: "https://storage.googleapis.com/token-metadata/JitoSOL-256.png",
+    icon: localIconPath("J1toso1uCk3RLmjorhTtrVwY9HJ7X8V9yYac6Y7kGCPn"),
     usdPrice: 228.64,
     circSupply: 13_950_000,
     totalSupply: 13_950_000,
@@ -292,7 +292,7 @@ export const WELL_KNOWN: TokenSpec[] = [
     symbol: "mSOL",
     name: "Marinade staked SOL (mSOL)",
     decimals: 9,
-    icon: tokenListIcon("mSoLzYCxHdYgdzU16g5QSh3i5K3z3KZK7ytfqcJm7So"),
+    icon: localIconPath("mSoLzYCxHdYgdzU16g5QSh3i5K3z3KZK7ytfqcJm7So"),
     usdPrice: 240.12,
     circSupply: 3_212_000,
     totalSupply: 3_212_000,
@@ -310,7 +310,7 @@ export const WELL_KNOWN: TokenSpec[] = [
     symbol: "PYTH",
     name: "Pyth Network",
     decimals: 6,
-    icon: "https://pyth.network/token.svg",
+    icon: localIconPath("HZ1JovNiVvGrGNiiYvEozEVgZ58xaU3RKwX8eACQBCt3"),
     usdPrice: 0.1236,
     circSupply: 5_749_000_000,
     totalSupply: 9_999_970_000,
@@ -328,7 +328,7 @@ export const WELL_KNOWN: TokenSpec[] = [
     symbol: "RAY",
     name: "Raydium",
     decimals: 6,
-    icon: tokenListIcon("4k3Dyjzvzp8eMZWUXbBCjEvwSkkk59S5iCNLY3QrkX6R"),
+    icon: localIconPath("4k3Dyjzvzp8eMZWUXbBCjEvwSkkk59S5iCNLY3QrkX6R"),
     usdPrice: 2.318,
     circSupply: 268_400_000,
     totalSupply: 555_000_000,
@@ -346,7 +346,7 @@ export const WELL_KNOWN: TokenSpec[] = [
     symbol: "ORCA",
     name: "Orca",
     decimals: 6,
-    icon: tokenListIcon("orcaEKTdK7LKz57vaAYr9QeNsVEPfiu6QeMU1kektZE"),
+    icon: localIconPath("orcaEKTdK7LKz57vaAYr9QeNsVEPfiu6QeMU1kektZE"),
     usdPrice: 1.94,
     circSupply: 60_110_000,
     totalSupply: 99_990_000,
@@ -364,7 +364,7 @@ export const WELL_KNOWN: TokenSpec[] = [
     symbol: "JTO",
     name: "JITO",
     decimals: 9,
-    icon: "https://metadata.jito.network/token/jto/image",
+    icon: localIconPath("jtojtomepa8beP8AuQc6eXt5FriJwfFMwQx2v2f9mCL"),
     usdPrice: 1.62,
     circSupply: 376_000_000,
     totalSupply: 1_000_000_000,
@@ -382,7 +382,7 @@ export const WELL_KNOWN: TokenSpec[] = [
     symbol: "PYUSD",
     name: "PayPal USD",
     decimals: 6,
-    icon: "https://424565.fs1.hubspotusercontent-na1.net/hubfs/424565/PYUSDLOGO.png",
+    icon: localIconPath("2b1kV6DkPAnxd5ixfnxCpjxmKwqjjaYmCZfHsFu24GXo"),
     usdPrice: 0.99991,
     circSupply: 512_000_000,
     totalSupply: 512_000_000,
@@ -401,7 +401,7 @@ export const WELL_KNOWN: TokenSpec[] = [
     symbol: "POPCAT",
     name: "POPCAT",
     decimals: 9,
-    icon: "https://bafkreidvkvuzyslw5jh5z242lgzwzhbzbgaaj6vxiuhzqxrfnexwh3ffiy.ipfs.nftstorage.link",
+    icon: localIconPath("7GCihgDB8fe6KNjn2MYtkzZcRjQy3t9GHdC8uHYmW2hr"),
     usdPrice: 0.2147,
     circSupply: 979_970_000,
     totalSupply: 979_970_000,
@@ -475,7 +475,7 @@ export function syntheticTokens(count: number, seed = "bench"): TokenSpec[] {
       symbol: `SYN${i}`,
       name: `Synthetic Token ${i}`,
       decimals: [6, 9, 8, 5][i % 4]!,
-      icon: `https://example.invalid/tokens/syn${i}.png`,
+      icon: localIconPath(mint),
       usdPrice: price,
       circSupply: 1_000_000_000,
       totalSupply: 1_000_000_000,

@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { jupiterToken, THIN_TOKENS, WELL_KNOWN, type JupiterToken, type TokenSpec } from "./data";
+import { ICON_PATH_PREFIX, iconSvg, localIconPath } from "./icons";
 
 /**
  * How the stand-in answers token requests. Admin routes (`/_admin/*`) always answer.
@@ -20,7 +21,10 @@ export type StandinMode =
 export interface StandinOptions {
   port?: number;
   host?: string;
-  /** Extra tokens (the local cluster's mints) known to search and, with `trending`, listed there. */
+  /**
+   * Extra tokens (the local cluster's mints) known to search and, with `trending`, listed there.
+   * One without an `icon` gets one drawn by the stand-in (`icon: null` for none).
+   */
   extraTokens?: Array<TokenSpec & { trending?: boolean }>;
   /** Mints of the trending list in order; default: every well-known token plus trending extras, by organic score. */
   trending?: string[];
@@ -103,7 +107,10 @@ export async function startTokenStandin(options: StandinOptions = {}): Promise<T
   const windowMs = options.windowMs ?? 60_000;
   // An extra spec for a mint already listed refines it (e.g. the local cluster's price) rather than replacing its figures.
   const specs = new Map<string, TokenSpec>([...WELL_KNOWN, ...THIN_TOKENS].map((s) => [s.mint, s]));
-  for (const extra of options.extraTokens ?? []) specs.set(extra.mint, { ...specs.get(extra.mint), ...extra });
+  for (const extra of options.extraTokens ?? []) {
+    const merged = { ...specs.get(extra.mint), ...extra };
+    specs.set(extra.mint, merged.icon === undefined ? { ...merged, icon: localIconPath(extra.mint) } : merged);
+  }
   const byMint = new Map<string, JupiterToken>([...specs.values()].map((s) => [s.mint, jupiterToken(s)]));
   const trendingMints =
     options.trending ??
@@ -148,6 +155,8 @@ export async function startTokenStandin(options: StandinOptions = {}): Promise<T
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? "/", "http://standin");
     if (url.pathname.startsWith("/_admin/")) return admin(req, res, url.pathname);
+    // Icons are static files, not API calls: never limited, failed or counted.
+    if (url.pathname.startsWith(ICON_PATH_PREFIX)) return icon(res, url.pathname);
 
     const now = Date.now();
     counters.requests++;
@@ -222,6 +231,20 @@ export async function startTokenStandin(options: StandinOptions = {}): Promise<T
     return reply(404, { error: "Not Found" });
   }
 
+  function icon(res: ServerResponse, path: string): void {
+    const mint = path.slice(ICON_PATH_PREFIX.length).replace(/\.svg$/, "");
+    const spec = specs.get(mint);
+    if (!spec || !path.endsWith(".svg")) return send(res, 404, { error: "Not Found" });
+    const svg = iconSvg(mint, spec.symbol);
+    res.writeHead(200, {
+      "content-type": "image/svg+xml",
+      "content-length": Buffer.byteLength(svg),
+      "cache-control": "public, max-age=86400",
+      "access-control-allow-origin": "*",
+    });
+    res.end(svg);
+  }
+
   async function admin(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     if (path === "/_admin/stats" && req.method === "GET") return send(res, 200, stats());
     if (path === "/_admin/reset" && req.method === "POST") {
@@ -266,6 +289,8 @@ export async function startTokenStandin(options: StandinOptions = {}): Promise<T
   });
   const { port } = server.address() as AddressInfo;
   const host = options.host && options.host !== "0.0.0.0" ? options.host : "127.0.0.1";
+  // The icons' paths become URLs on this server, now that its port is known.
+  for (const token of byMint.values()) if (token.icon?.startsWith("/")) token.icon = `http://${host}:${port}${token.icon}`;
 
   return {
     url: `http://${host}:${port}`,

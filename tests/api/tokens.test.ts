@@ -2,6 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTokenStandin, type TokenStandin, UNKNOWN_MINTS, WELL_KNOWN } from "../../local/tokens";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 import { startWebServer, type WebServer } from "../helpers/server";
+import { startTestRpc, type TestRpc } from "../tokens/helpers/rpc-server";
+
+/** A port nothing listens on: taken from the OS, then released. */
+async function closedPort(): Promise<number> {
+  const { createServer } = await import("node:net");
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const { port } = probe.address() as { port: number };
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
 
 // /v1/tokens and /v1/trending over real HTTP: next start in front of the
 // Jupiter-compatible stand-in. The proxy's caching and budgets have their own
@@ -90,16 +101,106 @@ describe("GET /v1/trending", () => {
     expect(second.body.fetchedAt).toBe(first.body.fetchedAt);
   });
 
-  it("answers 502 upstream_error when the provider fails and nothing is cached", async () => {
+  it("answers 502 upstream_error with retry-after when the provider fails and nothing is cached", async () => {
     const fresh = await startWebServer({ DATABASE_URL: database.url, TOKEN_API_URL: provider.url });
     provider.setMode({ kind: "fail", status: 503 });
     try {
-      const { status, body } = await fresh.json("/v1/trending");
+      const { status, body, headers } = await fresh.json("/v1/trending");
       expect(status).toBe(502);
       expect(body).toEqual({ error: expect.any(String), code: "upstream_error" });
+      expect(Number(headers.get("retry-after"))).toBeGreaterThan(0);
     } finally {
       provider.setMode("ok");
       await fresh.stop();
     }
+  });
+});
+
+describe("provider outage on /v1/tokens", () => {
+  it("is a 502 upstream_error with retry-after when nothing is cached, never nulls that read as an unknown mint", async () => {
+    const fresh = await startWebServer({ DATABASE_URL: database.url, TOKEN_API_URL: provider.url });
+    try {
+      // Cached before the outage: still served (stale answers are kept through an outage).
+      const cached = await fresh.json(`/v1/tokens?mints=${USDC.mint}`);
+      expect(cached.body.tokens[0].symbol).toBe("USDC");
+      provider.setMode({ kind: "fail", status: 503 });
+      const usdt = WELL_KNOWN.find((t) => t.symbol === "USDT")!.mint;
+      for (const mints of [usdt, `${USDC.mint},${usdt}`, UNKNOWN_MINTS[3]!]) {
+        const { status, body, headers } = await fresh.json(`/v1/tokens?mints=${mints}`);
+        expect(status).toBe(502);
+        expect(body).toEqual({ error: expect.any(String), code: "upstream_error" });
+        expect(Number(headers.get("retry-after"))).toBeGreaterThan(0);
+        expect(headers.get("cache-control")).toBe("no-store");
+      }
+      expect((await fresh.json(`/v1/tokens?mints=${USDC.mint}`)).body.tokens[0].symbol).toBe("USDC");
+    } finally {
+      provider.setMode("ok");
+      await fresh.stop();
+    }
+  });
+});
+
+describe("decimals from a flaky RPC, with Redis unreachable", () => {
+  let rpc: TestRpc;
+  let web: WebServer;
+
+  beforeAll(async () => {
+    rpc = await startTestRpc();
+    web = await startWebServer({
+      DATABASE_URL: database.url,
+      TOKEN_API_URL: provider.url,
+      TOKEN_API_RPM: "600",
+      SOLANA_RPC_URL: rpc.url,
+      REDIS_URL: `redis://127.0.0.1:${await closedPort()}`,
+      LOG_LEVEL: "info",
+      LOG_FORMAT: "json",
+    });
+  });
+  afterAll(async () => {
+    await web?.stop();
+    await rpc?.stop();
+  });
+
+  it("answers every mint that exists with its decimals when one RPC request in five fails", async () => {
+    const mints = Array.from({ length: 30 }, (_, i) => ({ mint: rpc.addMint(i % 10), decimals: i % 10 }));
+    rpc.setFaults({ failEvery: 5, how: "http" });
+    for (const { mint, decimals } of mints) {
+      const { status, body } = await web.json(`/v1/tokens?mints=${mint}`);
+      expect(status).toBe(200);
+      expect(body.tokens[0]).toMatchObject({ mint, symbol: null, decimals });
+    }
+    expect(rpc.failures()).toBeGreaterThanOrEqual(5);
+    rpc.setFaults({ failEvery: 0 });
+  });
+
+  it("answers 503 unavailable with retry-after when every RPC request fails, and the mint once the chain is back", async () => {
+    const mint = rpc.addMint(7);
+    rpc.setFaults({ failEvery: 1, how: "drop" });
+    const { status, body, headers } = await web.json(`/v1/tokens?mints=${mint}`);
+    expect(status).toBe(503);
+    expect(body).toEqual({ error: expect.any(String), code: "unavailable" });
+    expect(Number(headers.get("retry-after"))).toBeGreaterThan(0);
+    rpc.setFaults({ failEvery: 0 });
+    expect((await web.json(`/v1/tokens?mints=${mint}`)).body.tokens[0]).toMatchObject({ decimals: 7 });
+  });
+
+  it("serves tokens and trending as without Redis, logging a line or two rather than one per request", async () => {
+    const before = web.output().split("\n").filter(Boolean).length;
+    for (let i = 0; i < 150; i++) {
+      const tokens = await web.json(`/v1/tokens?mints=${USDC.mint},${known[0]!.mint}`);
+      expect(tokens.status).toBe(200);
+      expect(tokens.body.tokens.map((t: { symbol: string }) => t.symbol)).toEqual(["USDC", known[0]!.symbol]);
+      const trending = await web.json("/v1/trending");
+      expect(trending.status).toBe(200);
+      expect(trending.body.count).toBeGreaterThan(0);
+    }
+    const lines = web.output().split("\n").filter(Boolean);
+    const added = lines.length - before;
+    expect(added).toBeLessThanOrEqual(3);
+    // From the start: the token service and the request budget each said once that Redis fails, without a stack.
+    const redisLines = lines.filter((l) => /redis/i.test(l));
+    expect(redisLines.length).toBeGreaterThanOrEqual(1);
+    expect(redisLines.length).toBeLessThanOrEqual(4);
+    expect(web.output()).not.toMatch(/\n\s+at /);
   });
 });

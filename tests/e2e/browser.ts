@@ -20,27 +20,40 @@ export async function launchChromium(): Promise<Browser> {
   });
 }
 
-const ICON = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1"><stop offset="0" stop-color="#8b85ff"/><stop offset="1" stop-color="#2dd4a0"/></linearGradient></defs><circle cx="16" cy="16" r="16" fill="url(#g)"/></svg>`;
+const LOOPBACK = new Set(["127.0.0.1", "localhost", "[::1]"]);
 
 /**
- * The machine is offline: token icons hosted elsewhere (GitHub, the
- * provider's CDN) are answered with a plain gradient icon, as the real host would
- * answer with the icon, so a missing network is not mistaken for a UI error.
- * Anything else leaving localhost is refused, and recorded.
+ * The machine is offline, as a newcomer's laptop behind a firewall may be:
+ * every request leaving this machine is refused and recorded. Loopback stays
+ * open (the app, and the token stand-in serving its own icons), so an icon
+ * that points elsewhere shows up here rather than being stood in for.
  */
 export async function isolate(context: BrowserContext, baseUrl: string): Promise<string[]> {
   const external: string[] = [];
   const origin = new URL(baseUrl).origin;
   await context.route(
-    (url) => url.origin !== origin && !url.protocol.startsWith("data") && !url.protocol.startsWith("blob"),
+    (url) => url.origin !== origin && (url.protocol === "http:" || url.protocol === "https:") && !LOOPBACK.has(url.hostname),
     async (route) => {
-      const request = route.request();
-      if (request.resourceType() === "image") return route.fulfill({ status: 200, contentType: "image/svg+xml", body: ICON });
-      external.push(request.url());
+      external.push(route.request().url());
       return route.abort();
     },
   );
   return external;
+}
+
+/** Requests that failed (refused, unreachable, timed out) or were answered 4xx/5xx, as they happen. */
+export function watchRequests(page: Page): string[] {
+  const failed: string[] = [];
+  page.on("requestfailed", (r) => {
+    const why = r.failure()?.errorText ?? "failed";
+    // Cancelled by the page itself: a link prefetch cut short by navigating on. Refusals and unreachable hosts are not this.
+    if (why === "net::ERR_ABORTED") return;
+    failed.push(`${r.method()} ${r.url()}: ${why}`);
+  });
+  page.on("response", (r) => {
+    if (r.status() >= 400) failed.push(`${r.request().method()} ${r.url()}: HTTP ${r.status()}`);
+  });
+  return failed;
 }
 
 /** Console errors and uncaught exceptions of a page, collected as they happen. */

@@ -12,6 +12,7 @@ import { FILL_CSV_HEADER } from "../../lib/ui/fills-csv";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 import { addressOf, signatureOf, USDC } from "../helpers/fixtures";
 import { startWebServer, type WebServer } from "../helpers/server";
+import { startTestRpc, type TestRpc } from "../tokens/helpers/rpc-server";
 import { DESKTOP, PHONE, isolate, launchChromium, watchConsole } from "./browser";
 import { BONK, DECIMALS, JUP, MAKER_A, MAKER_B, MYSTERY, offerByLabel, seedExplorer, TAKER_X, WIF, type Seeded } from "./seed";
 import { injectStandardWallet, TEST_WALLET_NAME } from "./wallet";
@@ -28,18 +29,20 @@ let standin: TokenStandin;
 let server: WebServer;
 let browser: Browser;
 let seeded: Seeded;
+let rpc: TestRpc;
 
 beforeAll(async () => {
   browser = await launchChromium(); // fails first, with the apt line, when Chromium is missing
   database = await createTestDatabase();
   seeded = await seedExplorer(database.db.$client);
   standin = await startTokenStandin({ limit: 100_000 });
+  rpc = await startTestRpc();
   server = await startWebServer({
     DATABASE_URL: database.url,
     TOKEN_API_URL: standin.url,
     LOCAL_DEMO_CLUSTER: "true",
-    // Nothing listens here: explorer links name it, and unknown mints stay without decimals.
-    SOLANA_RPC_URL: "http://127.0.0.1:9",
+    // A JSON-RPC peer holding no accounts: the mystery mint is no mint account there, so it stays without decimals.
+    SOLANA_RPC_URL: rpc.url,
     RATE_LIMIT_RPM: "0",
   });
   mkdirSync(SHOTS, { recursive: true });
@@ -49,6 +52,7 @@ afterAll(async () => {
   await browser?.close();
   await server?.stop();
   await standin?.stop();
+  await rpc?.stop();
   await database?.drop();
 });
 

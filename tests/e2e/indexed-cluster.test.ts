@@ -6,7 +6,7 @@ import { startTokenStandin, type TokenStandin } from "../../local/tokens";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 import { startWebServer, type WebServer } from "../helpers/server";
 import { scannedCount, startWorker, waitFor, type WorkerProcess } from "../helpers/worker";
-import { isolate, launchChromium, watchConsole } from "./browser";
+import { isolate, launchChromium, watchConsole, watchRequests } from "./browser";
 
 // The explorer on what `npm start` runs: the local cluster's ledger indexed by
 // the worker, the token stand-in knowing the cluster's mints, `next start`.
@@ -91,5 +91,66 @@ describe("the explorer on indexed local-cluster data", { timeout: 90_000 }, () =
     await context.close();
     expect(errors, "console errors").toEqual([]);
     expect(external, "requests that left localhost").toEqual([]);
+  });
+
+  it("no page logs a console error or a failed request; token icons are served by the stand-in and load", async () => {
+    // Tall enough that every lazy image of a page is in view and loads.
+    const context = await browser.newContext({ viewport: { width: 1440, height: 4000 } });
+    const external = await isolate(context, server.baseUrl);
+    const page = await context.newPage();
+    const errors = watchConsole(page);
+    const failed = watchRequests(page);
+
+    const top = (await server.json("/v1/markets")).body.markets.find((m: { bestAsk: unknown }) => m.bestAsk)!;
+    const ask = (await server.json(`/v1/offers?sort=price&side=sell&tokenMint=${top.tokenMint}&paymentMint=${top.paymentMint}&limit=1`)).body.offers[0];
+    const pages = ["/", `/book/${top.tokenMint}/${top.paymentMint}`, `/offers/${ask.pda}`, "/fills", `/makers/${ask.maker}`, "/trending"];
+    const loadedIcons = new Set<string>();
+    for (const pathAndQuery of pages) {
+      await page.goto(`${server.baseUrl}${pathAndQuery}`, { waitUntil: "networkidle" });
+      const images = await page.locator("img").evaluateAll((imgs) =>
+        (imgs as HTMLImageElement[]).map((i) => ({ src: i.currentSrc || i.src, broken: i.complete && i.naturalWidth === 0 })),
+      );
+      expect(images.filter((i) => i.broken), `broken images on ${pathAndQuery}`).toEqual([]);
+      for (const image of images) if (image.src.startsWith(`${standin.url}/icons/`)) loadedIcons.add(image.src);
+    }
+    // The favicon is the app's own (no /favicon.ico 404), and it is there.
+    const icons = await page.locator('link[rel="icon"]').evaluateAll((links) => links.map((l) => l.getAttribute("href")));
+    expect(icons.some((href) => href?.startsWith("/icon.svg"))).toBe(true);
+    // And for clients that ask for /favicon.ico regardless of the page's links.
+    const favicon = await server.get("/favicon.ico");
+    expect(favicon.status).toBe(200);
+    expect(Buffer.from(await favicon.arrayBuffer()).subarray(0, 4)).toEqual(Buffer.from([0, 0, 1, 0]));
+    await context.close();
+
+    expect(errors, "console errors").toEqual([]);
+    expect(failed, "failed requests").toEqual([]);
+    expect(external, "requests that left this machine").toEqual([]);
+    expect(loadedIcons.size, "token icons served by the stand-in").toBeGreaterThan(3);
+  });
+
+  it("an icon that fails to load is replaced by the placeholder, once, without a retry loop", async () => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 4000 } });
+    await isolate(context, server.baseUrl);
+    const tries = new Map<string, number>();
+    let placeholderLoads = 0;
+    // The icon host is down.
+    await context.route(`${standin.url}/icons/**`, (route) => {
+      tries.set(route.request().url(), (tries.get(route.request().url()) ?? 0) + 1);
+      return route.abort("connectionrefused");
+    });
+    const page = await context.newPage();
+    page.on("request", (r) => void (r.url().endsWith("/token-placeholder.svg") && placeholderLoads++));
+    await page.goto(`${server.baseUrl}/trending`, { waitUntil: "networkidle" });
+    await page.waitForTimeout(1_000);
+
+    const images = await page.locator("[data-mint] img").evaluateAll((imgs) =>
+      (imgs as HTMLImageElement[]).map((i) => ({ src: i.getAttribute("src"), loaded: i.complete && i.naturalWidth > 0 })),
+    );
+    expect(images.length).toBeGreaterThan(3);
+    expect(images.every((i) => i.src === "/token-placeholder.svg" && i.loaded), JSON.stringify(images)).toBe(true);
+    expect(tries.size).toBeGreaterThan(3);
+    expect([...tries.values()].every((n) => n === 1), "each icon tried once").toBe(true);
+    expect(placeholderLoads).toBeLessThanOrEqual(2); // cached after the first; a loop would ask again and again
+    await context.close();
   });
 });

@@ -13,6 +13,8 @@ export interface WebServer {
   /** What the server printed so far. */
   output(): string;
   stop(): Promise<void>;
+  /** Everything the server wrote to stdout and stderr so far. */
+  output(): string;
 }
 
 async function waitUntilServing(baseUrl: string, child: ChildProcess, output: () => string): Promise<void> {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTokenStandin, type TokenStandin } from "../../local/tokens";
+import { UpstreamError } from "../../lib/tokens";
 import { bucketShape } from "../../lib/tokens/budget";
 import { rateLimitDelayMs } from "../../lib/tokens/retry-after";
 import { randomMints, testService } from "./helpers/service";
@@ -34,14 +35,18 @@ describe("outbound token bucket", () => {
     expect(elapsed).toBeGreaterThan(1_400);
   });
 
-  it("bounds the queue: beyond it a call is refused at once and the request answers from fallbacks", async () => {
+  it("bounds the queue: beyond it a call is refused at once, as an upstream error with a delay to retry after", async () => {
     standin.reset();
     const service = testService(standin.url, { rpm: 10, budgetWindowMs: 1_000, burst: 1, maxQueue: 3 });
     const started = Date.now();
-    const answers = await Promise.all(burst(8).map((mints) => service.resolve(mints)));
+    const answers = await Promise.allSettled(burst(8).map((mints) => service.resolve(mints)));
     await service.close();
 
-    expect(answers.every((a) => a.length === 100)).toBe(true);
+    const served = answers.filter((a) => a.status === "fulfilled");
+    expect(served.map((a) => a.value.length)).toEqual([100, 100, 100]);
+    const refused = answers.filter((a) => a.status === "rejected").map((a) => a.reason as UpstreamError);
+    expect(refused).toHaveLength(5);
+    expect(refused.every((e) => e instanceof UpstreamError && e.failure === "budget")).toBe(true);
     // Three admitted to the queue (the first served at once from the burst), five refused.
     expect(service.stats()).toMatchObject({ upstreamCalls: 3, budgetRefusals: 5 });
     expect(standin.stats().overLimit).toBe(0);
@@ -51,9 +56,9 @@ describe("outbound token bucket", () => {
   it("gives up on a slot it cannot get within its wait bound", async () => {
     standin.reset();
     const service = testService(standin.url, { rpm: 2, budgetWindowMs: 1_000, maxQueueWaitMs: 300 });
-    const answers = await Promise.all(burst(4).map((mints) => service.resolve(mints)));
+    const answers = await Promise.allSettled(burst(4).map((mints) => service.resolve(mints)));
     await service.close();
-    expect(answers).toHaveLength(4);
+    expect(answers.map((a) => a.status).sort()).toEqual(["fulfilled", "rejected", "rejected", "rejected"]);
     expect(service.stats().upstreamCalls).toBe(1); // burst of one, then a slot every second: too late for 300 ms
     expect(service.stats().budgetRefusals).toBe(3);
   });

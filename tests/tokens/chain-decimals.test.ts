@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTokenStandin, UNKNOWN_MINTS, type TokenStandin } from "../../local/tokens";
-import { createChainDecimalsReader } from "../../lib/tokens";
+import { ChainUnavailable, createChainDecimalsReader } from "../../lib/tokens";
 import { startTestRpc, type TestRpc } from "./helpers/rpc-server";
 import { PLACEHOLDER, randomMints, testService } from "./helpers/service";
 
@@ -79,11 +79,13 @@ describe("unknown mints through the service", () => {
     await service.close();
   });
 
-  it("answers null decimals, without failing, when the RPC node is unreachable", async () => {
-    const service = testService(standin.url, { rpcUrl: "http://127.0.0.1:9", timeoutMs: 500 });
-    const [token] = await service.resolve(randomMints(1));
-    expect(token).toMatchObject({ symbol: null, decimals: null });
+  it("fails with ChainUnavailable within its budget, never null decimals, when the RPC node is unreachable", async () => {
+    const service = testService(standin.url, { rpcUrl: "http://127.0.0.1:9", chainBudgetMs: 600 });
+    const started = Date.now();
+    await expect(service.resolve(randomMints(1))).rejects.toBeInstanceOf(ChainUnavailable);
+    expect(Date.now() - started).toBeLessThan(1_500);
     expect(service.stats().chainErrors).toBe(1);
+    expect(service.stats().chainRetries).toBeGreaterThan(0);
     await service.close();
   });
 });

@@ -33,7 +33,7 @@ describe("trending mapping", () => {
       mint: BONK,
       symbol: upstream.symbol,
       name: upstream.name,
-      imageUrl: upstream.icon,
+      imageUrl: `${standin.url}${upstream.icon}`, // the stand-in serves its icons itself
       priceUsd: upstream.usdPrice,
       change24h: upstream.stats24h!.priceChange,
       volume24h: upstream.stats24h!.buyVolume! + upstream.stats24h!.sellVolume!,
@@ -94,7 +94,7 @@ describe("token mapping", () => {
 
     expect(tokens.map((t) => t.mint)).toEqual(order);
     const bonk = jupiterToken(WELL_KNOWN.find((t) => t.mint === BONK)!);
-    expect(tokens[0]).toEqual({ mint: BONK, symbol: "Bonk", name: "Bonk", decimals: 5, imageUrl: bonk.icon });
+    expect(tokens[0]).toEqual({ mint: BONK, symbol: "Bonk", name: "Bonk", decimals: 5, imageUrl: `${standin.url}${bonk.icon}` });
     expect(tokens[2]).toMatchObject({ symbol: "SOL", name: "Wrapped SOL", decimals: 9 });
     expect(tokens[3]).toEqual({ mint: ICONLESS, symbol: "NOICON", name: "Iconless Token", decimals: 8, imageUrl: PLACEHOLDER });
     expect(tokens[4]).toMatchObject({ symbol: "USDC", decimals: 6 });
@@ -158,8 +158,8 @@ describe("provider requests", () => {
     standin.setMode("malformed");
     try {
       await expect(service.trending()).rejects.toBeInstanceOf(UpstreamError);
-      const [token] = await service.resolve([USDC]);
-      expect(token).toEqual({ mint: USDC, symbol: null, name: null, decimals: null, imageUrl: PLACEHOLDER });
+      // Never answered as an unknown mint (nulls): the provider said nothing usable.
+      await expect(service.resolve([USDC])).rejects.toMatchObject({ name: "UpstreamError", failure: "malformed" });
       expect(service.stats().upstreamErrors).toBe(2);
     } finally {
       standin.setMode("ok");

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTokenStandin, WELL_KNOWN, type TokenStandin } from "../../local/tokens";
 import { startTestRpc, type TestRpc } from "./helpers/rpc-server";
 import { randomMints, REDIS_URL, testService, uniquePrefix } from "./helpers/service";
+import { tcpProxy } from "./helpers/tcp-proxy";
 
 // Two service instances on one Redis stand for two web instances behind a balancer.
 
@@ -110,7 +111,7 @@ describe("with REDIS_URL", () => {
     const options = { rpm: 10, budgetWindowMs: 1_000, maxQueueWaitMs: 10_000, burst: 9 };
     const [a] = pair(strict.url, prefix("separate-a"), options);
     const [b] = pair(strict.url, prefix("separate-b"), options);
-    await Promise.all([...burst(9).map((m) => a.resolve(m)), ...burst(9).map((m) => b.resolve(m))]);
+    await Promise.allSettled([...burst(9).map((m) => a.resolve(m)), ...burst(9).map((m) => b.resolve(m))]);
     expect(strict.stats().overLimit).toBeGreaterThan(0);
     await Promise.all([a.close(), b.close()]);
     await strict.stop();
@@ -120,24 +121,70 @@ describe("with REDIS_URL", () => {
     const [a, b] = pair(standin.url, prefix("backoff"), { maxQueueWaitMs: 300 });
     standin.reset();
     standin.setMode({ kind: "rate-limit", retryAfterSeconds: 3 });
-    await a.resolve(randomMints(1));
+    await expect(a.resolve(randomMints(1))).rejects.toMatchObject({ failure: "rate_limited", retryAfterMs: 3_000 });
     standin.setMode("ok");
-    const [token] = await b.resolve([USDC]);
-    expect(token!.symbol).toBeNull(); // refused by the shared budget, answered from fallbacks
+    // Refused by the shared budget: an upstream error, never nulls that would read as an unknown mint.
+    await expect(b.resolve([USDC])).rejects.toMatchObject({ failure: "budget" });
     expect(b.stats()).toMatchObject({ upstreamCalls: 0, budgetRefusals: 1 });
     expect(standin.stats().requests).toBe(1);
     await Promise.all([a.close(), b.close()]);
   });
 
-  it("degrades to no cache and no calls, without hanging, when Redis is unreachable", async () => {
-    const service = testService(standin.url, { redisUrl: "redis://127.0.0.1:1", redisKeyPrefix: prefix("down"), rpcUrl: rpc.url });
+  it("falls back to memory when Redis is unreachable: cached answers, a budget, and one report per interval", async () => {
+    const reports: string[] = [];
+    const service = testService(standin.url, {
+      redisUrl: "redis://127.0.0.1:1", // nothing listens on port 1
+      redisKeyPrefix: prefix("down"),
+      rpcUrl: rpc.url,
+      onError: (error, context) => reports.push(`${context}: ${(error as Error).message}`),
+    });
     const onChain = rpc.addMint(8);
+    standin.reset();
     const started = Date.now();
-    const tokens = await service.resolve([USDC, onChain]);
-    expect(Date.now() - started).toBeLessThan(5_000);
-    // Without the shared budget nothing is sent to the provider; the chain still answers decimals.
-    expect(tokens[1]).toMatchObject({ symbol: null, decimals: 8 });
-    expect(service.stats().upstreamCalls).toBe(0);
+    const first = await service.resolve([USDC, onChain]);
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(first).toMatchObject([{ symbol: "USDC", decimals: 6 }, { symbol: null, decimals: 8 }]);
+    expect((await service.trending()).source).toBe("live");
+
+    // Served from this process's memory: no further call to the provider or the chain.
+    for (let i = 0; i < 200; i++) {
+      expect(await service.resolve([USDC, onChain])).toEqual(first);
+      expect((await service.trending()).source).toBe("cache");
+    }
+    expect(standin.stats()).toMatchObject({ search: 1, trending: 1 });
+    expect(service.stats().chainCalls).toBe(1);
+    // ioredis keeps retrying underneath; the service says so once, not per request or per retry.
+    expect(reports.length).toBeGreaterThanOrEqual(1);
+    expect(reports.length).toBeLessThanOrEqual(2);
+    expect(reports[0]).toMatch(/^redis: .*ECONNREFUSED/);
     await service.close();
+  });
+
+  it("uses Redis again when it comes back: the cache is shared again and recovery is reported", async () => {
+    const proxy = await tcpProxy({ host: new URL(REDIS_URL).hostname, port: Number(new URL(REDIS_URL).port || 6379) });
+    const p = prefix("back");
+    let recovered = 0;
+    const service = testService(standin.url, { redisUrl: proxy.url("redis"), redisKeyPrefix: p, onRecovered: () => void recovered++ });
+    try {
+      expect((await service.resolve([USDC]))[0]!.symbol).toBe("USDC"); // Redis never seen yet: memory
+      expect(await redis.keys(`${p}*`)).toEqual([]);
+
+      await proxy.open();
+      const deadline = Date.now() + 10_000;
+      while (recovered === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(recovered).toBe(1);
+      expect((await service.trending()).source).toBe("live");
+      expect(await redis.exists(`${p}trending:24h:50`)).toBe(1);
+
+      // Gone again: answers keep coming from memory, without waiting on Redis.
+      await proxy.close();
+      await new Promise((r) => setTimeout(r, 200));
+      const started = Date.now();
+      expect((await service.resolve([USDC]))[0]!.symbol).toBe("USDC");
+      expect(Date.now() - started).toBeLessThan(1_000);
+    } finally {
+      await service.close();
+      await proxy.close();
+    }
   });
 });

@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { startTokenStandin, type TokenStandin } from "../../local/tokens";
 import { UpstreamError } from "../../lib/tokens";
 import { startTestRpc, type TestRpc } from "./helpers/rpc-server";
-import { PLACEHOLDER, randomMints, testService } from "./helpers/service";
+import { randomMints, testService } from "./helpers/service";
 
 const USDC = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";
 const JUP = "JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN";
@@ -45,17 +45,14 @@ describe("provider down", () => {
     await service.close();
   });
 
-  it("with nothing cached: tokens still carry chain decimals with null symbol and name; trending fails as UpstreamError", async () => {
+  it("with nothing cached: tokens and trending fail as UpstreamError, never nulls that read as an unknown mint", async () => {
     const service = testService(standin.url, { rpcUrl: rpc.url });
     const onChain = rpc.addMint(6);
     standin.setMode("fail");
+    rpc.calls.length = 0;
 
-    const tokens = await service.resolve([USDC, onChain]);
-    // USDC is not on this test chain: nothing anywhere knows it, so decimals are null too.
-    expect(tokens).toEqual([
-      { mint: USDC, symbol: null, name: null, decimals: null, imageUrl: PLACEHOLDER },
-      { mint: onChain, symbol: null, name: null, decimals: 6, imageUrl: PLACEHOLDER },
-    ]);
+    await expect(service.resolve([USDC, onChain])).rejects.toMatchObject({ name: "UpstreamError", failure: "http", status: 503 });
+    expect(rpc.calls).toEqual([]); // nothing to gain from the chain when the answer is an error anyway
     const error = await service.trending().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UpstreamError);
     expect((error as UpstreamError).failure).toBe("http");
@@ -71,8 +68,7 @@ describe("provider down", () => {
     const service = testService(standin.url, { timeoutMs: 300 });
     standin.setMode({ kind: "slow", delayMs: 3_000 });
     const started = Date.now();
-    const [token] = await service.resolve([USDC]);
-    expect(token!.symbol).toBeNull();
+    await expect(service.resolve([USDC])).rejects.toMatchObject({ failure: "timeout" });
     await expect(service.trending()).rejects.toMatchObject({ failure: "timeout" });
     expect(Date.now() - started).toBeLessThan(1_500);
     await service.close();
@@ -103,13 +99,12 @@ describe("provider 429", () => {
     // A back-off longer than the queue bound: callers get fallbacks at once rather than wait.
     const service = testService(standin.url, { maxQueueWaitMs: 500 });
     standin.setMode({ kind: "rate-limit", retryAfterSeconds: 2 });
-    const [first] = await service.resolve([USDC]);
-    expect(first!.symbol).toBeNull();
+    await expect(service.resolve([USDC])).rejects.toMatchObject({ failure: "rate_limited", retryAfterMs: 2_000 });
     standin.setMode("ok");
 
-    // Within the back-off: answered at once from fallbacks, and the provider hears nothing.
+    // Within the back-off: refused at once by our own budget, and the provider hears nothing.
     const started = Date.now();
-    for (let i = 0; i < 20; i++) await service.resolve([USDC]);
+    for (let i = 0; i < 20; i++) await expect(service.resolve([USDC])).rejects.toMatchObject({ failure: "budget" });
     await expect(service.trending()).rejects.toMatchObject({ failure: "budget" });
     expect(Date.now() - started).toBeLessThan(1_000);
     expect(standin.stats().requests).toBe(1);
@@ -124,7 +119,7 @@ describe("provider 429", () => {
   it("waits for a back-off shorter than its queue bound instead of failing", async () => {
     const service = testService(standin.url, { maxQueueWaitMs: 5_000 });
     standin.setMode({ kind: "rate-limit", retryAfterSeconds: 1 });
-    await service.resolve([USDC]);
+    await service.resolve([USDC]).catch(() => {});
     standin.setMode("ok");
     const started = Date.now();
     expect((await service.resolve([JUP]))[0]!.symbol).toBe("JUP");
@@ -137,12 +132,33 @@ describe("provider 429", () => {
     // Misconfigured on purpose: we think 600 a window, the provider allows 3.
     const strict = await startTokenStandin({ limit: 3, windowMs: 60_000 });
     const service = testService(strict.url, { rpm: 600, budgetWindowMs: 60_000, burst: 100, maxQueueWaitMs: 500 });
-    for (const mint of randomMints(30)) await service.resolve([mint]);
+    for (const mint of randomMints(30)) await service.resolve([mint]).catch(() => {});
     // Three served, one 429, then silence for the whole retry-after (about a minute).
     expect(strict.stats().requests).toBe(4);
     expect(strict.stats().overLimit).toBe(1);
     expect(service.stats().upstreamRateLimited).toBe(1);
     await service.close();
     await strict.stop();
+  });
+});
+
+describe("observation hooks (for metrics)", () => {
+  it("hear each provider call's outcome and each cache consultation's result", async () => {
+    const calls: string[] = [];
+    const cache: string[] = [];
+    const service = testService(standin.url, {
+      maxQueueWaitMs: 200,
+      observe: { providerCall: (outcome) => void calls.push(outcome), cache: (result) => void cache.push(result) },
+    });
+    await service.resolve([USDC]); // miss, provider ok
+    await service.resolve([USDC]); // hit
+    service.clock.advance(7 * HOUR);
+    standin.setMode("fail");
+    await service.resolve([USDC]); // stale, provider error, stale served
+    standin.setMode({ kind: "rate-limit", retryAfterSeconds: 1 });
+    await service.resolve([JUP]).catch(() => {}); // miss, provider rate_limited
+    expect(calls).toEqual(["ok", "error", "rate_limited"]);
+    expect(cache).toEqual(["miss", "hit", "stale", "miss"]);
+    await service.close();
   });
 });

@@ -35,6 +35,25 @@ describe("local Jupiter stand-in", () => {
     expect(top).toHaveLength(WELL_KNOWN.length + 1);
   });
 
+  it("serves its own icons (no outside host), uncounted; an extra token without one gets one drawn", async () => {
+    const local = { mint: UNKNOWN_MINTS[3]!, symbol: "LOC", name: "Local Token", decimals: 4, trending: true };
+    standin = await startTokenStandin({ limit: 1, extraTokens: [local] });
+    const top = (await fetch(`${standin.url}/tokens/v2/toporganicscore/24h?limit=100`).then((r) => r.json())) as Array<{ id: string; icon?: string | null }>;
+    const icons = top.map((t) => t.icon).filter((i): i is string => typeof i === "string");
+    expect(icons.length).toBe(top.length);
+    expect(top.find((t) => t.id === local.mint)?.icon).toBe(`${standin.url}/icons/${local.mint}.svg`);
+    for (const icon of icons) {
+      expect(icon.startsWith(`${standin.url}/icons/`)).toBe(true);
+      const image = await fetch(icon);
+      expect(image.status).toBe(200);
+      expect(image.headers.get("content-type")).toBe("image/svg+xml");
+      expect(await image.text()).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"[^>]*>.*<text[^>]*>[A-Z0-9]{1,4}<\/text><\/svg>$/);
+    }
+    expect((await fetch(`${standin.url}/icons/${UNKNOWN_MINTS[4]}.svg`)).status).toBe(404);
+    // One API request against a limit of one: the icons were neither counted nor refused.
+    expect(standin.stats()).toMatchObject({ requests: 1, overLimit: 0 });
+  });
+
   it("enforces its own sliding-window limit with retry-after and x-ratelimit-reset, counting refused requests", async () => {
     standin = await startTokenStandin({ limit: 3, windowMs: 60_000 });
     const statuses = [];

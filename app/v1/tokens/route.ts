@@ -1,11 +1,14 @@
 import { parseMints } from "@/lib/http/query-schemas";
 import { env } from "@/lib/env";
 import { CACHE, onOrigin, requestOrigin } from "@/lib/http/response";
+import { tokenApiError } from "@/lib/http/token-errors";
 import { route, tokenService } from "@/lib/runtime";
 
 export const dynamic = "force-dynamic";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route(async (request, url) => {
-  const tokens = await tokenService().resolve(parseMints(url));
+  const tokens = await tokenService().resolve(parseMints(url)).catch((error: unknown) => {
+    throw tokenApiError(error);
+  });
   return { body: { value: { tokens: tokens.map(onOrigin(requestOrigin(request, url, env().TRUST_PROXY))) } }, cache: CACHE.tokens };
 });

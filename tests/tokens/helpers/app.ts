@@ -1,6 +1,6 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { UpstreamError, type TokenService } from "../../../lib/tokens";
+import { ChainUnavailable, UpstreamError, type TokenService } from "../../../lib/tokens";
 
 /**
  * The two routes as thin as the real handlers are meant to be (parse, one
@@ -25,7 +25,9 @@ export async function startTokenApp(service: TokenService): Promise<{ url: strin
       (error: unknown) =>
         error instanceof UpstreamError
           ? send(502, { error: error.message, code: "upstream_error" })
-          : send(500, { error: String(error), code: "internal_error" }),
+          : error instanceof ChainUnavailable
+            ? send(503, { error: error.message, code: "unavailable" })
+            : send(500, { error: String(error), code: "internal_error" }),
     );
   });
   server.keepAliveTimeout = 30_000;

@@ -17,10 +17,22 @@ interface Account {
  * `getAccountInfo`) from accounts built with @solana/spl-token's layouts, so
  * the chain-decimals reader is exercised through web3.js end to end.
  */
+export interface RpcFaults {
+  /** Every n-th request fails (1: all of them; 0: none). */
+  failEvery: number;
+  /** How a failing request fails: an HTTP 503, a dropped connection, or a JSON-RPC error. */
+  how?: "http" | "drop" | "rpc-error";
+  /** Every request is held this long before it is answered (or fails). */
+  delayMs?: number;
+}
+
 export interface TestRpc {
   url: string;
-  /** getMultipleAccounts requests received, with how many keys each asked for. */
+  /** getMultipleAccounts requests received, with how many keys each asked for (failed ones included). */
   calls: number[];
+  /** Requests answered with a fault since the faults were last set. */
+  failures(): number;
+  setFaults(faults: RpcFaults): void;
   addMint(decimals: number, options?: { token2022WithExtension?: boolean; program?: "token" | "token-2022" }): string;
   addTokenAccount(mint: string): string;
   addSystemAccount(): string;
@@ -57,6 +69,9 @@ function mintWithExtension(decimals: number): Buffer {
 export async function startTestRpc(): Promise<TestRpc> {
   const accounts = new Map<string, Account>();
   const calls: number[] = [];
+  let faults: RpcFaults = { failEvery: 0 };
+  let received = 0;
+  let failed = 0;
 
   const encode = (key: string) => {
     const account = accounts.get(key);
@@ -76,6 +91,19 @@ export async function startTestRpc(): Promise<TestRpc> {
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const request = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { id: unknown; method: string; params: unknown[] };
     const context = { apiVersion: "2.2.0", slot: 1234 };
+    received++;
+    if (faults.delayMs) await new Promise((r) => setTimeout(r, faults.delayMs));
+    if (faults.failEvery > 0 && received % faults.failEvery === 0) {
+      failed++;
+      if (request.method === "getMultipleAccounts") calls.push((request.params[0] as string[]).length);
+      if (faults.how === "drop") return void res.destroy();
+      if (faults.how === "rpc-error") {
+        res.writeHead(200, { "content-type": "application/json" });
+        return void res.end(JSON.stringify({ jsonrpc: "2.0", id: request.id, error: { code: -32005, message: "Node is behind" } }));
+      }
+      res.writeHead(503, { "content-type": "text/plain" });
+      return void res.end("Service Unavailable");
+    }
     let body: unknown;
     if (request.method === "getMultipleAccounts") {
       const keys = request.params[0] as string[];
@@ -106,6 +134,12 @@ export async function startTestRpc(): Promise<TestRpc> {
   return {
     url: `http://127.0.0.1:${port}`,
     calls,
+    failures: () => failed,
+    setFaults(next) {
+      faults = next;
+      received = 0;
+      failed = 0;
+    },
     addMint(decimals, options = {}) {
       if (options.token2022WithExtension) return add(TOKEN_2022_PROGRAM_ID, mintWithExtension(decimals));
       return add(options.program === "token-2022" ? TOKEN_2022_PROGRAM_ID : TOKEN_PROGRAM_ID, mintData(decimals));

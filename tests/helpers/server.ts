@@ -10,8 +10,6 @@ export interface WebServer {
   get(pathAndQuery: string, init?: RequestInit): Promise<Response>;
   /** GET and parse: the status, headers and JSON body. */
   json<T = any>(pathAndQuery: string, init?: RequestInit): Promise<{ status: number; headers: Headers; body: T }>;
-  /** What the server printed so far. */
-  output(): string;
   stop(): Promise<void>;
   /** Everything the server wrote to stdout and stderr so far. */
   output(): string;

@@ -31,11 +31,11 @@ export async function postgresRestart(stack: Stack, paths: string[], options: { 
 /** Load on the token endpoints while the link to Redis is cut. */
 export async function redisCut(stack: Stack, seconds: number, connections: number): Promise<LoadReport | null> {
   if (!stack.redis) return null;
-  await stack.redis.cut();
+  await stack.redis.close();
   try {
     return await runLoad(stack.web.baseUrl, tokenPaths(), { seconds, connections });
   } finally {
-    await stack.redis.restore();
+    await stack.redis.open();
   }
 }
 

@@ -7,7 +7,7 @@ import { createDatabaseIfMissing } from "../../lib/db/resolve";
 import { LOCAL_TOKEN_MINTS, startLocalCluster, type LocalCluster } from "../../local/cluster";
 import { startTokenStandin, type TokenStandin } from "../../local/tokens";
 import { startWebServer, type WebServer } from "../helpers/server";
-import { startTcpSwitch, type TcpSwitch } from "../helpers/tcp-switch";
+import { tcpProxy, type TcpProxy } from "../helpers/tcp-proxy";
 import { scannedCount, startWorker, waitFor, type WorkerProcess } from "../helpers/worker";
 
 // The whole explorer as separate real processes, with handles to break each
@@ -66,7 +66,7 @@ export interface Stack {
   databaseUrl: string;
   cluster: LocalCluster;
   standin: TokenStandin;
-  redis: TcpSwitch | undefined;
+  redis: TcpProxy | undefined;
   web: WebServer;
   worker: WorkerProcess;
   workerEnv: Record<string, string>;
@@ -99,8 +99,11 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     extraTokens: LOCAL_TOKEN_MINTS.map((m) => ({ mint: m.address, symbol: m.symbol, name: m.name, decimals: m.decimals, usdPrice: m.referenceUsd, trending: true })),
   });
   cleanups.push(() => standin.stop());
-  const redis = options.redis && (await redisRuns()) ? await startTcpSwitch("127.0.0.1", 6379) : undefined;
-  if (redis) cleanups.push(() => redis.stop());
+  const redis = options.redis && (await redisRuns()) ? await tcpProxy({ host: "127.0.0.1", port: 6379 }) : undefined;
+  if (redis) {
+    await redis.open();
+    cleanups.push(() => redis.close());
+  }
   const web = await startWebServer({
     DATABASE_URL: databaseUrl,
     ...cluster.env,

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTokenStandin, WELL_KNOWN, type TokenStandin } from "../../local/tokens";
 import { startTestRpc, type TestRpc } from "./helpers/rpc-server";
 import { randomMints, REDIS_URL, testService, uniquePrefix } from "./helpers/service";
-import { tcpProxy } from "./helpers/tcp-proxy";
+import { tcpProxy } from "../helpers/tcp-proxy";
 
 // Two service instances on one Redis stand for two web instances behind a balancer.
 

@@ -165,7 +165,7 @@ interface PlannedTake {
  * executed by the ledger, which decides what it did.
  */
 export class Simulator {
-  private readonly prng: Prng;
+  private prng: Prng;
   private readonly active = new PickSet();
   private readonly inactive = new PickSet();
   private readonly expiries = new ExpiryHeap();
@@ -198,10 +198,14 @@ export class Simulator {
   private observe(tx: LedgerTransaction): void {
     for (const effect of tx.result.effects) {
       switch (effect.kind) {
-        case "create":
+        case "create": {
           this.active.add(effect.offer);
           this.expiries.push(effect.account.expiresAt, effect.offer);
+          // A replayed ledger (a restart) teaches counting makers where they stopped, so no offer address is used twice.
+          const used = this.nonces.get(effect.account.maker);
+          if (used === undefined || used < effect.account.nonce) this.nonces.set(effect.account.maker, effect.account.nonce);
           break;
+        }
         case "take":
           if (effect.account.state !== "active") this.retire(effect.offer);
           break;
@@ -237,6 +241,15 @@ export class Simulator {
         this.inactive.add(address);
       }
     }
+  }
+
+  /**
+   * After a replayed ledger: draws continue from a PRNG seeded by the seed and
+   * where the ledger stands, so a continued chain does not repeat the first
+   * run's choices and the same ledger always continues alike.
+   */
+  resumeAfterReplay(): void {
+    this.prng = new Prng(`${this.options.seed}/simulator/resume/${this.ledger.tip.slot}/${this.ledger.transactions.length}`);
   }
 
   private now(): bigint {

@@ -2,7 +2,7 @@ import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readFileSync
 import path from "node:path";
 import { StartupError } from "../../lib/startup-error";
 import type { Ledger, LedgerTransaction, SlotRecord } from "./ledger";
-import { parseWireTransaction } from "./wire";
+import { readWireTransaction } from "./wire-read";
 
 /**
  * The local cluster's ledger on disk, so a restart continues the same chain:
@@ -105,7 +105,7 @@ export function replayJournal(dataDir: string, ledger: Ledger): ReplayResult {
           slots++;
           break;
         case "t":
-          ledger.append(parseWireTransaction(new Uint8Array(Buffer.from(value, "base64"))));
+          ledger.append(readWireTransaction(new Uint8Array(Buffer.from(value, "base64"))));
           transactions++;
           break;
         case "r":

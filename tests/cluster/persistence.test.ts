@@ -5,6 +5,8 @@ import { afterAll, describe, expect, it } from "vitest";
 import { StartupError } from "../../lib/startup-error";
 import { expectedStateJson, type LocalCluster, startLocalCluster } from "../../local/cluster";
 import { ledgerPath } from "../../local/cluster/journal";
+import { parseWireTransaction } from "../../local/cluster/wire";
+import { readWireTransaction } from "../../local/cluster/wire-read";
 
 // The local cluster with a dataDir keeps its ledger on disk: stopped and
 // started again, it is the same chain (genesis hash, program, history) and
@@ -89,6 +91,21 @@ describe("a local cluster with a data directory", () => {
     first.expected = expected(cluster);
     first.slots = slots(cluster);
     await cluster.stop();
+  });
+
+  it("reads back every kept wire transaction (legacy and v0) exactly as web3.js parses it", async () => {
+    const cluster = await startLocalCluster({ seed: "persist-wire", history: 300 });
+    started.push(cluster);
+    const wires = cluster.ledger.transactions.map((t) => t.signed!.wire);
+    expect(cluster.ledger.transactions.some((t) => t.signed!.message.version === 0)).toBe(true);
+    // web3.js hands instruction data out as Buffers, the reader as Uint8Arrays over the wire: compare bytes.
+    const plain = (t: ReturnType<typeof parseWireTransaction>) => ({
+      ...t,
+      signatures: t.signatures.map((s) => Buffer.from(s).toString("hex")),
+      message: { ...t.message, instructions: t.message.instructions.map((ix) => ({ ...ix, data: Buffer.from(ix.data).toString("hex") })) },
+    });
+    for (const wire of wires) expect(plain(readWireTransaction(wire))).toEqual(plain(parseWireTransaction(wire)));
+    expect(() => readWireTransaction(wires[0]!.subarray(0, 100))).toThrow(/malformed wire transaction/);
   });
 
   it("loads a file whose last record was torn by a crash, and cuts the torn bytes off", async () => {

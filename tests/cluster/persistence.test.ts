@@ -127,6 +127,25 @@ describe("a local cluster with a data directory", () => {
     await again.stop();
   });
 
+  it("keeps a prune: history forgotten before the stop stays forgotten after it", async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), "ledger-prune-"));
+    try {
+      const a = await startLocalCluster({ seed: "persist-prune", history: 200, dataDir: dir });
+      const firstAvailable = a.prune({ keepTransactions: 50 });
+      const forgotten = a.ledger.transactions[0]!.signature;
+      const kept = a.ledger.transactions.at(-1)!.signature;
+      await a.stop();
+      const b = await startLocalCluster({ dataDir: dir });
+      started.push(b);
+      expect(b.ledger.firstAvailableSlot).toBe(firstAvailable);
+      expect(b.ledger.bySignatureAvailable(forgotten)).toBeUndefined();
+      expect(b.ledger.bySignatureAvailable(kept)).toBeDefined();
+      expect(b.expectedState().fills.length).toBe(a.expectedState().fills.length); // pruned history still happened
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it("refuses options that name another chain than the kept ledger's", async () => {
     await expect(startLocalCluster({ dataDir, seed: "another" })).rejects.toThrow(StartupError);
     await expect(startLocalCluster({ dataDir, seed: "another" })).rejects.toThrow(/made with seed persist, not another.*delete/);

@@ -3,6 +3,9 @@ import { StartupError, exitWithOneLine } from "../lib/startup-error";
 import { ensureChainIdentity } from "../lib/store";
 import type { ProgramRpc } from "./rpc";
 
+/** The worker's exit code when it refuses to write (another chain, or no migrations): restarting it cannot help. */
+export const EXIT_REFUSED = 3;
+
 /**
  * One chain per database: asks the RPC for its genesis hash and compares it,
  * with the program and treasury configured, to the chain the database
@@ -23,7 +26,10 @@ export async function refuseAnotherChain(
     return true;
   } catch (error) {
     if (signal.aborted) return false;
-    if (error instanceof StartupError) exitWithOneLine("worker", error, 3);
+    if (error instanceof StartupError) exitWithOneLine("worker", error, EXIT_REFUSED);
+    if ((error as { code?: string }).code === "42P01") {
+      exitWithOneLine("worker", new StartupError("the database has no chain_identity table: its migrations are not applied", "run `npm run db:migrate`"), EXIT_REFUSED);
+    }
     throw error;
   }
 }

@@ -229,6 +229,8 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
       treasury: cluster.treasury,
       routerProgramId: cluster.routerProgramId,
       seed,
+      genesisHash: ledger.genesisHash,
+      dataDir: options.dataDir ?? null,
       tipSlot: ledger.tip.slot,
       finalizedSlot: ledger.finalizedSlot,
       firstAvailableSlot: ledger.firstAvailableSlot,

@@ -250,6 +250,20 @@ export class Simulator {
    */
   resumeAfterReplay(): void {
     this.prng = new Prng(`${this.options.seed}/simulator/resume/${this.ledger.tip.slot}/${this.ledger.transactions.length}`);
+    // Each token's price walk goes on from its last offer (within its ±3%), not from the reference price: no jump on the charts.
+    const tokens = new Map(this.tokenMints.map((m) => [m.address, m]));
+    const payments = new Map(this.paymentMints.map((m) => [m.address, m]));
+    for (let p = this.ledger.transactions.length - 1; p >= 0 && this.drift.size < tokens.size; p--) {
+      for (const effect of (this.ledger.transactions[p] as LedgerTransaction).result.effects) {
+        if (effect.kind !== "create" || this.drift.has(effect.account.tokenMint)) continue;
+        const token = tokens.get(effect.account.tokenMint);
+        const payment = payments.get(effect.account.paymentMint);
+        if (!token || !payment) continue;
+        const human = (Number(effect.account.pricePerToken) / 10 ** effect.account.priceScale) * 10 ** (token.decimals - payment.decimals);
+        const drift = (human * payment.referenceUsd) / token.referenceUsd;
+        if (Number.isFinite(drift) && drift > 0) this.drift.set(token.address, Math.min(3, Math.max(0.33, drift)));
+      }
+    }
   }
 
   private now(): bigint {

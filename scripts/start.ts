@@ -7,7 +7,7 @@ import { env } from "../lib/env";
 import { LOCAL_TOKEN_MINTS, startLocalCluster } from "../local/cluster";
 import { startTokenStandin } from "../local/tokens";
 import { createLogger } from "../lib/log";
-import { localnetDataDir, startFreshUnlessLedgerAgrees } from "./local-chain";
+import { describeKeptLedger, localnetDataDir, startFreshUnlessLedgerAgrees } from "./local-chain";
 
 // `npm start`: everything, on embedded defaults where nothing is configured.
 // - DATABASE_URL unset: an embedded PostgreSQL under .data/pg.
@@ -74,6 +74,8 @@ if (!config.SOLANA_RPC_URL) {
   const dataDir = localnetDataDir(ROOT);
   const fresh = await startFreshUnlessLedgerAgrees(database.url, dataDir);
   if (fresh) log.warn(fresh);
+  const kept = describeKeptLedger(dataDir);
+  if (kept) log.info(kept);
   const cluster = await startLocalCluster({
     dataDir,
     seed: process.env.LOCALNET_SEED || "localnet",

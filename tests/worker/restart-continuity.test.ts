@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureChainIdentity, readChainIdentity } from "../../lib/store";
 import { startLocalCluster, type LocalCluster } from "../../local/cluster";
 import { ledgerPath } from "../../local/cluster/journal";
-import { startFreshUnlessLedgerAgrees } from "../../scripts/local-chain";
+import { describeKeptLedger, startFreshUnlessLedgerAgrees } from "../../scripts/local-chain";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 import { startWebServer, type WebServer } from "../helpers/server";
 import { scannedCount, startWorker, waitFor, type WorkerProcess } from "../helpers/worker";
@@ -124,10 +124,12 @@ describe("npm start's check that the kept ledger and the index are of one chain"
   it("lets an empty index start with or without a kept ledger", async () => {
     const dir = tempDir();
     expect(await startFreshUnlessLedgerAgrees(database.url, dir)).toBeNull();
+    expect(describeKeptLedger(dir)).toBeNull();
     const kept = await cluster({ seed: "agree-a", history: 20, dataDir: dir });
     await kept.stop();
     expect(await startFreshUnlessLedgerAgrees(database.url, dir)).toBeNull();
     expect(existsSync(ledgerPath(dir))).toBe(true);
+    expect(describeKeptLedger(dir)).toMatch(/^continuing the chain kept in .* MB, about \d+ transactions to replay/);
   });
 
   it("starts both afresh when the ledger is gone but the index holds its chain", async () => {

@@ -37,7 +37,7 @@ export function describeKeptLedger(dataDir: string): string | null {
   const file = ledgerPath(dataDir);
   if (!existsSync(file) || !readJournalHeader(dataDir)) return null;
   const megabytes = statSync(file).size / 1e6;
-  // About 680 bytes a transaction, replayed at 1,000-2,000 a second (2 s of CPU per 1,000 at worst seen here).
+  // About 680 bytes a transaction, replayed with 0.5 s of CPU per 1,000 here, slower on a busy machine.
   const transactions = Math.round((megabytes * 1e6) / 680);
   return `continuing the chain kept in ${dataDir} (${megabytes.toFixed(1)} MB, about ${transactions.toLocaleString("en")} transactions to replay, ${Math.max(1, Math.round(transactions / 1000))} s)`;
 }

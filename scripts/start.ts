@@ -7,6 +7,7 @@ import { env } from "../lib/env";
 import { LOCAL_TOKEN_MINTS, startLocalCluster } from "../local/cluster";
 import { startTokenStandin } from "../local/tokens";
 import { createLogger } from "../lib/log";
+import { describeKeptLedger, localnetDataDir, startFreshUnlessLedgerAgrees } from "./local-chain";
 
 // `npm start`: everything, on embedded defaults where nothing is configured.
 // - DATABASE_URL unset: an embedded PostgreSQL under .data/pg.
@@ -69,7 +70,14 @@ await migrateDatabase(database.url);
 const shared: Record<string, string> = { DATABASE_URL: database.url, NEXT_TELEMETRY_DISABLED: "1" };
 
 if (!config.SOLANA_RPC_URL) {
+  // The demo's chain is kept under .data/localnet: a restart continues it; a ledger and index of two chains start afresh.
+  const dataDir = localnetDataDir(ROOT);
+  const fresh = await startFreshUnlessLedgerAgrees(database.url, dataDir);
+  if (fresh) log.warn(fresh);
+  const kept = describeKeptLedger(dataDir);
+  if (kept) log.info(kept);
   const cluster = await startLocalCluster({
+    dataDir,
     seed: process.env.LOCALNET_SEED || "localnet",
     port: Number(process.env.LOCALNET_PORT ?? 8899),
     history: Number(process.env.LOCALNET_HISTORY ?? 2000),
@@ -78,7 +86,10 @@ if (!config.SOLANA_RPC_URL) {
   });
   cleanups.push(() => cluster.stop());
   Object.assign(shared, cluster.env, { LOCAL_DEMO_CLUSTER: "true" });
-  log.info({ url: cluster.url, programId: cluster.programId }, "local demo cluster started (no SOLANA_RPC_URL)");
+  log.info(
+    { url: cluster.url, programId: cluster.programId, continued: cluster.resumed?.transactions ?? false },
+    cluster.resumed ? "local demo cluster continued from its kept ledger (no SOLANA_RPC_URL)" : "local demo cluster started (no SOLANA_RPC_URL)",
+  );
 
   if (!process.env.TOKEN_API_URL) {
     // The local tokens are known to the stand-in, but for one left unknown so the

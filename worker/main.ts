@@ -2,6 +2,7 @@ import { createServer } from "node:http";
 import { connect, disconnect } from "../lib/db/client";
 import { embeddedDatabaseUrl } from "../lib/db/embedded-url";
 import { env } from "../lib/env";
+import { refuseAnotherChain } from "./chain-guard";
 import { acquireLeadership } from "./leader-lock";
 import { createProgramRpc } from "./rpc";
 import { runScanner, type ScannerState } from "./scanner";
@@ -72,6 +73,9 @@ const rpc = createProgramRpc({
   signal: halt.signal,
   log,
 });
+
+// Before any write (reconcile included): the database indexes one chain only.
+await refuseAnotherChain(sql, rpc, { programId, treasury: config.TREASURY_ADDRESS }, stopping.signal);
 
 while (!stopping.signal.aborted) {
   const lease = await acquireLeadership(sql, `offer-book-scanner:${programId}`, stopping.signal, () =>

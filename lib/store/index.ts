@@ -2,3 +2,5 @@ export * from "./executor";
 export * from "./offers";
 export * from "./fills";
 export * from "./transactions";
+export * from "./chain-identity";
+export * from "./chain-agreement";

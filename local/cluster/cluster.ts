@@ -1,5 +1,6 @@
 import { expectedState, type ExpectedState } from "./expected";
 import { type FaultConfig, FaultInjector } from "./faults";
+import { checkHeaderAgainst, type JournalHeader, JournalWriter, readJournalHeader, replayJournal, type ReplayResult, writeJournal } from "./journal";
 import { Ledger, type LedgerTransaction } from "./ledger";
 import type { RpcContext } from "./rpc";
 import { type AdminRoutes, RpcServer, type ServerStats } from "./server";
@@ -36,6 +37,12 @@ export interface LocalClusterOptions {
   behindSlots?: number;
   /** Sign the history on a worker thread (faster for large histories). Default: when history >= 5000. */
   parallelSigning?: boolean;
+  /**
+   * Keep the ledger in this directory (created if missing): a start finding
+   * one there continues that chain (same genesis hash, program, cast; `history`
+   * is not built again) from the next slot. Unset: the ledger lives in memory only.
+   */
+  dataDir?: string;
 }
 
 export interface RollbackOptions {
@@ -63,6 +70,8 @@ export interface LocalCluster {
   ledger: Ledger;
   world: World;
   simulator: Simulator;
+  /** Set when the ledger was continued from `dataDir`: what was replayed. */
+  resumed: ReplayResult | null;
   stats(): ServerStats;
   /** Fail requests as configured; null stops. */
   setFaults(config: FaultConfig | null): void;
@@ -86,31 +95,56 @@ export interface LocalCluster {
 
 /** Starts the local Solana JSON-RPC stand-in with its ledger and simulator. */
 export async function startLocalCluster(options: LocalClusterOptions = {}): Promise<LocalCluster> {
-  const seed = options.seed ?? "localnet";
-  const slotMs = options.slotMs ?? 400;
-  const history = options.history ?? 0;
+  const kept = options.dataDir ? readJournalHeader(options.dataDir) : null;
+  if (kept && options.dataDir) checkHeaderAgainst(kept, options.dataDir, options);
+  const seed = kept?.seed ?? options.seed ?? "localnet";
+  const slotMs = kept?.slotMs ?? options.slotMs ?? 400;
+  const history = kept ? 0 : (options.history ?? 0);
   const perSlot = options.historyPerSlot ?? 4;
-  const genesisUnixMs = options.genesisUnixMs ?? Date.now() - Math.ceil(history / perSlot) * slotMs;
+  const genesisUnixMs = kept?.genesisUnixMs ?? options.genesisUnixMs ?? Date.now() - Math.ceil(history / perSlot) * slotMs;
 
   const world = new World({
     seed,
-    makers: options.makers ?? 40,
-    takers: options.takers ?? 60,
-    crankers: options.crankers ?? 3,
-    programId: options.programId,
-    treasury: options.treasury,
+    makers: kept?.makers ?? options.makers ?? 40,
+    takers: kept?.takers ?? options.takers ?? 60,
+    crankers: kept?.crankers ?? options.crankers ?? 3,
+    programId: kept?.programId ?? options.programId,
+    treasury: kept?.treasury ?? options.treasury,
   });
-  const ledger = new Ledger({ seed, programs: world.programs, firstSlot: options.firstSlot ?? 250_000_000, genesisUnixMs, slotMs });
+  const firstSlot = kept?.firstSlot ?? options.firstSlot ?? 250_000_000;
+  const ledger = new Ledger({ seed, programs: world.programs, firstSlot, genesisUnixMs, slotMs });
   world.installGenesis(ledger);
   const simulator = new Simulator(world, ledger, {
     seed,
-    v0Share: options.v0Share ?? 0.2,
-    targetActiveOffers: options.targetActiveOffers ?? 300,
+    v0Share: kept?.v0Share ?? options.v0Share ?? 0.2,
+    targetActiveOffers: kept?.targetActiveOffers ?? options.targetActiveOffers ?? 300,
   });
-  if (history > 0) {
+  let resumed: ReplayResult | null = null;
+  if (kept && options.dataDir) {
+    resumed = replayJournal(options.dataDir, ledger);
+    simulator.resumeAfterReplay();
+  } else if (history > 0) {
     if (options.parallelSigning ?? history >= 5_000) await simulator.generateParallel(history, perSlot);
     else simulator.generate(history, perSlot);
   }
+  if (options.dataDir && !kept) {
+    const header: JournalHeader = {
+      format: 1,
+      seed,
+      genesisHash: ledger.genesisHash,
+      genesisUnixMs,
+      firstSlot,
+      slotMs,
+      ...world.programs,
+      makers: world.makers.length,
+      takers: world.takers.length,
+      crankers: world.crankers.length,
+      v0Share: simulator.options.v0Share,
+      targetActiveOffers: simulator.options.targetActiveOffers,
+    };
+    writeJournal(options.dataDir, header, ledger);
+  }
+  const journal = options.dataDir ? new JournalWriter(options.dataDir, ledger) : null;
 
   const faults = new FaultInjector(seed);
   faults.configure(options.faults ?? null);
@@ -135,6 +169,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     ledger,
     world,
     simulator,
+    resumed,
     stats: () => server.stats,
     setFaults: (config) => faults.configure(config),
     setBehind: (slots) => {
@@ -194,6 +229,8 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
       treasury: cluster.treasury,
       routerProgramId: cluster.routerProgramId,
       seed,
+      genesisHash: ledger.genesisHash,
+      dataDir: options.dataDir ?? null,
       tipSlot: ledger.tip.slot,
       finalizedSlot: ledger.finalizedSlot,
       firstAvailableSlot: ledger.firstAvailableSlot,
@@ -270,6 +307,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     stop: async () => {
       if (timer) clearInterval(timer);
       await server.close();
+      journal?.close();
     },
   };
 }

@@ -85,13 +85,19 @@ export class Ledger {
   /** History below this slot is gone (prune). */
   firstAvailableSlot: number;
   readonly genesisHash: string;
-  /** Called after every appended transaction and after a rollback, e.g. to keep the simulator's view in step. */
-  readonly listeners = { appended: [] as Array<(tx: LedgerTransaction) => void>, rolledBack: [] as Array<(removed: LedgerTransaction[]) => void> };
+  /** Called after every new block, appended transaction, rollback and prune, e.g. to keep the simulator's view in step or a journal. */
+  readonly listeners = {
+    opened: [] as Array<(slot: SlotRecord) => void>,
+    appended: [] as Array<(tx: LedgerTransaction) => void>,
+    rolledBack: [] as Array<(removed: LedgerTransaction[], toSlot: number) => void>,
+    pruned: [] as Array<(beforeSlot: number) => void>,
+  };
 
   constructor(readonly options: LedgerOptions) {
     this.finalizedSlotValue = options.firstSlot;
     this.firstAvailableSlot = options.firstSlot;
-    this.genesisHash = deriveHash(options.seed, "genesis");
+    // The genesis time is part of it: a new ledger from the same seed is another chain.
+    this.genesisHash = deriveHash(options.seed, `genesis/${options.genesisUnixMs}`);
     this.pushSlot(options.firstSlot);
   }
 
@@ -131,6 +137,7 @@ export class Ledger {
     const record = this.pushSlot(slot);
     this.finalizedSlotValue = Math.max(this.finalizedSlotValue, this.slotBefore(slot - FINALITY_DEPTH));
     this.releaseUndo(slot - UNDO_RETENTION_SLOTS);
+    for (const listener of this.listeners.opened) listener(record);
     return record;
   }
 
@@ -187,9 +194,7 @@ export class Ledger {
     if (options.verifySignatures && !verifySignatures(signed)) throw new TransactionRejected("Transaction signature verification failure", -32003);
     const signature = bs58.encode(firstSignature);
     if (this.bySignature.has(signature)) throw new TransactionRejected("This transaction has already been processed", -32002);
-    const tx = this.appendMessage(signed.message, serializeMessage(signed.message), signature);
-    tx.signed = signed;
-    tx.messageBytes = null;
+    const tx = this.appendMessage(signed.message, serializeMessage(signed.message), signature, signed);
     this.bySignature.set(signature, tx);
     return tx;
   }
@@ -221,7 +226,7 @@ export class Ledger {
     this.bySignature.set(signature, tx);
   }
 
-  private appendMessage(message: CompiledMessage, messageBytes: Uint8Array, signature: string): LedgerTransaction {
+  private appendMessage(message: CompiledMessage, messageBytes: Uint8Array, signature: string, signed?: SignedTransaction): LedgerTransaction {
     const block = this.tip;
     if (!this.isRecentBlockhash(message.recentBlockhash)) throw new TransactionRejected("Blockhash not found", -32002);
     // Ed25519 signatures are deterministic, so the same message signed twice is the same transaction.
@@ -235,8 +240,8 @@ export class Ledger {
       slot: block.slot,
       blockTime: block.blockTime,
       pruned: false,
-      signed: { message, signatures: [], wire: new Uint8Array(0) },
-      messageBytes,
+      signed: signed ?? { message, signatures: [], wire: new Uint8Array(0) },
+      messageBytes: signed ? null : messageBytes,
       messageKey,
       result,
       errJson: JSON.stringify(result.err),
@@ -351,7 +356,7 @@ export class Ledger {
     this.undoReleasedBefore = Math.min(this.undoReleasedBefore, this.transactions.length);
     this.forkId++;
     removed.reverse();
-    for (const listener of this.listeners.rolledBack) listener(removed);
+    for (const listener of this.listeners.rolledBack) listener(removed, toSlot);
     return removed;
   }
 
@@ -369,6 +374,7 @@ export class Ledger {
       dropped++;
     }
     this.firstAvailableSlot = Math.max(this.firstAvailableSlot, this.slotAfter(limit));
+    for (const listener of this.listeners.pruned) listener(beforeSlot);
     return dropped;
   }
 

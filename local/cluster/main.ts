@@ -3,7 +3,9 @@ import { startLocalCluster } from "./cluster";
 /**
  * `npm run localnet`: the local Solana JSON-RPC stand-in with a living market.
  * LOCALNET_PORT (8899), LOCALNET_SEED ("localnet"), LOCALNET_HISTORY (2000
- * transactions built before serving), LOCALNET_TPS (3), LOCALNET_V0_SHARE (0.2).
+ * transactions built before serving), LOCALNET_TPS (3), LOCALNET_V0_SHARE (0.2),
+ * LOCALNET_DATA_DIR (unset: the ledger lives in memory; set: kept there and
+ * continued on the next start).
  */
 const numberFromEnv = (name: string, fallback: number): number => {
   const raw = process.env[name];
@@ -22,9 +24,11 @@ const cluster = await startLocalCluster({
   txPerSecond: numberFromEnv("LOCALNET_TPS", 3),
   v0Share: numberFromEnv("LOCALNET_V0_SHARE", 0.2),
   live: true,
+  dataDir: process.env.LOCALNET_DATA_DIR || undefined,
 });
 
-console.log(`local cluster listening on ${cluster.url} (${cluster.ledger.transactions.length} transactions built in ${Date.now() - startedAt} ms)`);
+const how = cluster.resumed ? "continued from its kept ledger" : "built";
+console.log(`local cluster listening on ${cluster.url} (${cluster.ledger.transactions.length} transactions ${how} in ${Date.now() - startedAt} ms)`);
 console.log("environment for the worker and the app:");
 for (const [name, value] of Object.entries(cluster.env)) console.log(`  ${name}=${value}`);
 console.log(`admin: POST ${cluster.url}/_admin/{faults,behind,rollback,prune,simulator,append,advance}, GET ${cluster.url}/_admin/{info,stats,expected}`);

@@ -165,7 +165,7 @@ interface PlannedTake {
  * executed by the ledger, which decides what it did.
  */
 export class Simulator {
-  private readonly prng: Prng;
+  private prng: Prng;
   private readonly active = new PickSet();
   private readonly inactive = new PickSet();
   private readonly expiries = new ExpiryHeap();
@@ -198,10 +198,14 @@ export class Simulator {
   private observe(tx: LedgerTransaction): void {
     for (const effect of tx.result.effects) {
       switch (effect.kind) {
-        case "create":
+        case "create": {
           this.active.add(effect.offer);
           this.expiries.push(effect.account.expiresAt, effect.offer);
+          // A replayed ledger (a restart) teaches counting makers where they stopped, so no offer address is used twice.
+          const used = this.nonces.get(effect.account.maker);
+          if (used === undefined || used < effect.account.nonce) this.nonces.set(effect.account.maker, effect.account.nonce);
           break;
+        }
         case "take":
           if (effect.account.state !== "active") this.retire(effect.offer);
           break;
@@ -235,6 +239,29 @@ export class Simulator {
         this.expiries.push(offer.expiresAt, address);
       } else {
         this.inactive.add(address);
+      }
+    }
+  }
+
+  /**
+   * After a replayed ledger: draws continue from a PRNG seeded by the seed and
+   * where the ledger stands, so a continued chain does not repeat the first
+   * run's choices and the same ledger always continues alike.
+   */
+  resumeAfterReplay(): void {
+    this.prng = new Prng(`${this.options.seed}/simulator/resume/${this.ledger.tip.slot}/${this.ledger.transactions.length}`);
+    // Each token's price walk goes on from its last offer (within its ±3%), not from the reference price: no jump on the charts.
+    const tokens = new Map(this.tokenMints.map((m) => [m.address, m]));
+    const payments = new Map(this.paymentMints.map((m) => [m.address, m]));
+    for (let p = this.ledger.transactions.length - 1; p >= 0 && this.drift.size < tokens.size; p--) {
+      for (const effect of (this.ledger.transactions[p] as LedgerTransaction).result.effects) {
+        if (effect.kind !== "create" || this.drift.has(effect.account.tokenMint)) continue;
+        const token = tokens.get(effect.account.tokenMint);
+        const payment = payments.get(effect.account.paymentMint);
+        if (!token || !payment) continue;
+        const human = (Number(effect.account.pricePerToken) / 10 ** effect.account.priceScale) * 10 ** (token.decimals - payment.decimals);
+        const drift = (human * payment.referenceUsd) / token.referenceUsd;
+        if (Number.isFinite(drift) && drift > 0) this.drift.set(token.address, Math.min(3, Math.max(0.33, drift)));
       }
     }
   }

@@ -2,3 +2,4 @@ export * from "./offers";
 export * from "./fills";
 export * from "./stats";
 export * from "./scanner";
+export * from "./chain";

@@ -6,6 +6,7 @@ import { memoryRateLimiter, redisRateLimiter, unlimited, type RateLimiter } from
 import { createRoute } from "./http/route";
 import { createTokenService, type TokenService } from "./tokens";
 import { createLogger } from "./log";
+import { requestObserver, webMetrics } from "./metrics";
 
 /** Served from public/; the API answers it as an absolute URL on the request's origin. */
 export const PLACEHOLDER_IMAGE_PATH = "/token-placeholder.svg";
@@ -25,6 +26,9 @@ const runtime: Runtime = (globalRuntime.__offerBookRuntime ??= {});
 
 export const logger = createLogger("web");
 
+/** The pool's name in pg_stat_activity (the metrics count connections by it). */
+export const WEB_APPLICATION_NAME = "offer-book-web";
+
 export function database(): Database {
   if (!runtime.db) {
     const url = env().DATABASE_URL ?? embeddedDatabaseUrl();
@@ -32,7 +36,7 @@ export function database(): Database {
     if (!url) throw Object.assign(new Error("DATABASE_URL is not set and no embedded database runs"), { code: "ECONNREFUSED" });
     runtime.db = connect(url, {
       max: env().DATABASE_POOL_SIZE,
-      applicationName: "offer-book-web",
+      applicationName: WEB_APPLICATION_NAME,
       statementTimeoutMs: 10_000,
       connectTimeoutSeconds: 3,
     });
@@ -59,6 +63,8 @@ export function tokenService(): TokenService {
       rpcUrl: config.SOLANA_RPC_URL,
       placeholderImageUrl: PLACEHOLDER_IMAGE_PATH,
       onError: (error, context) => logger.warn({ err: error, context }, "token provider trouble"),
+      // TODO(lead): wire the token service's observation hooks once lib/tokens has them:
+      // observe: { providerCall: (o) => webMetrics().providerCalls.inc({ outcome: o }), cache: (r) => webMetrics().tokenCache.inc({ result: r }) },
     });
   }
   return runtime.tokens;
@@ -78,4 +84,6 @@ export const route = createRoute({
   limiter,
   trustProxy: () => env().TRUST_PROXY,
   log: (error, request) => logger.error({ err: error, url: request.url }, "request failed"),
+  observe: requestObserver(),
+  rateLimited: () => webMetrics().rateLimited.inc(),
 });

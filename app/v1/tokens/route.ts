@@ -5,7 +5,7 @@ import { route, tokenService } from "@/lib/runtime";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route(async (request, url) => {
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route("/v1/tokens", async (request, url) => {
   const tokens = await tokenService().resolve(parseMints(url));
   return { body: { value: { tokens: tokens.map(onOrigin(requestOrigin(request, url, env().TRUST_PROXY))) } }, cache: CACHE.tokens };
 });

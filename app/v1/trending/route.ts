@@ -6,7 +6,7 @@ import { isUpstreamError } from "@/lib/tokens";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route(async (request, url) => {
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route("/v1/trending", async (request, url) => {
   try {
     const trending = await tokenService().trending();
     return { body: { value: { ...trending, items: trending.items.map(onOrigin(requestOrigin(request, url, env().TRUST_PROXY))) } }, cache: CACHE.trending };

@@ -59,7 +59,9 @@ async function main(): Promise<void> {
   try {
     config = env();
   } catch (error) {
-    exitWithOneLine("web", error);
+    // "Invalid environment:\n  PORT: ..." told on one line.
+    const problems = String((error as Error).message).replace(/^Invalid environment:\s*/, "").replace(/\s*\n\s*/g, "; ");
+    exitWithOneLine("web", new StartupError(`invalid environment (${problems})`, "correct these variables"));
   }
   const port = config.PORT;
   // HOST, not HOSTNAME: shells set HOSTNAME to the machine's name.

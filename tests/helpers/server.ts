@@ -65,3 +65,13 @@ export async function startWebServer(env: Record<string, string>): Promise<WebSe
     },
   };
 }
+
+/**
+ * Request budgets count in fixed one-minute windows: a test that spends one
+ * and then expects refusals starts early in a window, so no rollover refills
+ * the budget mid-test (waits at most 15 s).
+ */
+export async function earlyInBudgetWindow(): Promise<void> {
+  const intoWindow = Date.now() % 60_000;
+  if (intoWindow > 45_000) await new Promise((r) => setTimeout(r, 60_000 - intoWindow + 200));
+}

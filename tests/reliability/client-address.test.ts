@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
-import { startWebServer, type WebServer } from "../helpers/server";
+import { earlyInBudgetWindow, startWebServer, type WebServer } from "../helpers/server";
 
 // The request budget keys on the real client (issue 9, item 9): a client that
 // names itself in forwarding headers must not get a fresh budget.
@@ -41,10 +41,11 @@ describe("without TRUST_PROXY the client is the socket's address", () => {
   afterAll(async () => server?.stop());
 
   it("keeps refusing the real address however the forwarding headers rotate", async () => {
-    // The start-up probe spent one request of this address's budget already.
+    await earlyInBudgetWindow();
+    // The start-up probe spent one request of this address's budget, unless a new window began since.
     let served = 0;
     while (served < 100 && (await statusOf(server, spoofedHeaders(served))) === 200) served++;
-    expect(served).toBe(BUDGET - 1);
+    expect([BUDGET - 1, BUDGET]).toContain(served);
     const statuses = [];
     for (let i = 0; i < 60; i++) statuses.push(await statusOf(server, spoofedHeaders(100 + i)));
     expect(statuses.filter((s) => s !== 429)).toEqual([]);
@@ -60,6 +61,7 @@ describe("with TRUST_PROXY the hop the proxy appended is the client", () => {
   afterAll(async () => server?.stop());
 
   it("refuses the proxy-appended address whatever earlier hops the client made up, and serves another", async () => {
+    await earlyInBudgetWindow();
     const viaProxy = (clientSaid: string, appended: string) => ({ "x-forwarded-for": `${clientSaid}, ${appended}` });
     for (let i = 0; i < BUDGET; i++) expect(await statusOf(server, viaProxy(fakeAddress(i), "203.0.113.7"))).toBe(200);
     for (let i = 0; i < 20; i++) {

@@ -43,7 +43,10 @@ const UNAVAILABLE_CODES = new Set([
 
 export function isUnavailable(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "string" && (UNAVAILABLE_CODES.has(code) || code.startsWith("08"));
+  if (typeof code === "string") return UNAVAILABLE_CODES.has(code) || code.startsWith("08");
+  // drizzle wraps the driver's error (DrizzleQueryError); its code is on the cause.
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  return cause !== undefined && cause !== error && isUnavailable(cause);
 }
 
 export function errorResponse(error: ApiError): Response {

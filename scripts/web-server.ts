@@ -21,6 +21,7 @@ import next from "next";
 import { env } from "../lib/env";
 import { CLIENT_ADDRESS_HEADER } from "../lib/http/route";
 import { CORS_ORIGIN } from "../lib/http/response";
+import { requestObserver } from "../lib/metrics";
 import { exitWithOneLine, StartupError } from "../lib/startup-error";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -30,8 +31,14 @@ function isApiPath(url: string): boolean {
   return url.startsWith("/v1") && (url.length === 3 || url[3] === "/" || url[3] === "?");
 }
 
+// The registry is on globalThis, shared with Next's bundles in this process.
+const observe = requestObserver();
+/** The route label of what the launcher answers itself, before Next routes it. */
+const REFUSED_BEFORE_ROUTING = "(before routing)";
+
 /** The API's error shape (lib/http/errors.ts), written without Next. */
 function jsonError(res: ServerResponse, status: number, code: string, error: string, headers: Record<string, string> = {}): void {
+  observe(REFUSED_BEFORE_ROUTING, status, 0);
   res.writeHead(status, {
     "content-type": "application/json; charset=utf-8",
     "cache-control": "no-store",

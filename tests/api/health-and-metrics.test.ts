@@ -77,15 +77,18 @@ describe("/metrics", () => {
     while (served < 10 && (await server.get("/v1/stats")).status === 200) served++;
     expect(served).toBeGreaterThan(0);
     expect((await server.get(`/v1/offers/${pda}`)).status).toBe(429);
+    expect((await server.get("/v1/stats", { method: "PUT" })).status).toBe(405);
     const metrics = await server.get("/metrics");
     expect(metrics.status).toBe(200);
     expect(metrics.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
     const text = await metrics.text();
     const count = (route: string, status: number) =>
-      Number(new RegExp(`^offer_book_http_request_duration_seconds_count\\{route="${route.replace(/[[\].]/g, "\\$&")}",status="${status}"\\} (\\d+)$`, "m").exec(text)?.[1]);
+      Number(new RegExp(`^offer_book_http_request_duration_seconds_count\\{route="${route.replace(/[[\]().]/g, "\\$&")}",status="${status}"\\} (\\d+)$`, "m").exec(text)?.[1]);
     expect(count("/v1/stats", 200)).toBe(served);
     expect(count("/v1/stats", 429)).toBe(1);
     expect(count("/v1/offers/[pda]", 429)).toBe(1);
+    // What the launcher refuses before Next routes it is counted too.
+    expect(count("(before routing)", 405)).toBe(1);
     expect(text).toMatch(/^offer_book_rate_limited_total 2$/m);
     expect(text).toMatch(/^offer_book_db_up 1$/m);
     expect(text).toMatch(/^offer_book_db_connections\{state="active"\} \d+$/m);

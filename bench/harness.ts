@@ -36,9 +36,12 @@ export function spawnServer(args: string[], env: Record<string, string>, ready: 
   });
 }
 
+/** The web as `npm run web` runs it: Next.js behind scripts/web-server.ts. */
 export const startNext = (port: number, env: Record<string, string>) =>
-  spawnServer([NEXT_BIN, "start", "-p", String(port), "-H", "127.0.0.1"], { NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", LOG_LEVEL: "warn", ...env }, (out) =>
-    out.includes("Ready"),
+  spawnServer(
+    [path.join(ROOT, "scripts/web.mjs")],
+    { NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", LOG_LEVEL: "warn", ...env, PORT: String(port), HOST: "127.0.0.1" },
+    (out) => out.includes("serving on"),
   );
 
 export interface Load {

@@ -7,6 +7,7 @@ import { createRoute } from "./http/route";
 import { createTokenService, type TokenService } from "./tokens";
 import { createLogger } from "./log";
 import { throttledReport } from "./tokens/report";
+import { requestObserver, webMetrics } from "./metrics";
 
 /** Served from public/; the API answers it as an absolute URL on the request's origin. */
 export const PLACEHOLDER_IMAGE_PATH = "/token-placeholder.svg";
@@ -26,6 +27,9 @@ const runtime: Runtime = (globalRuntime.__offerBookRuntime ??= {});
 
 export const logger = createLogger("web");
 
+/** The pool's name in pg_stat_activity (the metrics count connections by it). */
+export const WEB_APPLICATION_NAME = "offer-book-web";
+
 export function database(): Database {
   if (!runtime.db) {
     const url = env().DATABASE_URL ?? embeddedDatabaseUrl();
@@ -33,7 +37,7 @@ export function database(): Database {
     if (!url) throw Object.assign(new Error("DATABASE_URL is not set and no embedded database runs"), { code: "ECONNREFUSED" });
     runtime.db = connect(url, {
       max: env().DATABASE_POOL_SIZE,
-      applicationName: "offer-book-web",
+      applicationName: WEB_APPLICATION_NAME,
       statementTimeoutMs: 10_000,
       connectTimeoutSeconds: 3,
     });
@@ -67,6 +71,10 @@ export function tokenService(): TokenService {
       onError: (error, context, suppressed) =>
         logger.warn({ context, error: (error as Error)?.message ?? String(error), suppressed }, `token service: ${context} failing`),
       onRecovered: (what) => logger.info(`token service: ${what} reachable again, cache and budget shared again`),
+      observe: {
+        providerCall: (outcome) => webMetrics().providerCalls.inc({ outcome }),
+        cache: (result) => webMetrics().tokenCache.inc({ result }),
+      },
     });
   }
   return runtime.tokens;
@@ -94,4 +102,6 @@ export const route = createRoute({
   limiter,
   trustProxy: () => env().TRUST_PROXY,
   log: (error, request) => logger.error({ err: error, url: request.url }, "request failed"),
+  observe: requestObserver(),
+  rateLimited: () => webMetrics().rateLimited.inc(),
 });

@@ -19,4 +19,4 @@ const ENDPOINTS = [
 // A constant document: serialised once, not per request.
 const INDEX = JSON.stringify({ version: "v1", endpoints: ENDPOINTS });
 
-export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route(async () => ({ body: { text: INDEX }, cache: CACHE.index }));
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route("/v1", async () => ({ body: { text: INDEX }, cache: CACHE.index }));

@@ -12,6 +12,10 @@ export interface RouteDeps {
   limiter(): RateLimiter;
   trustProxy(): boolean;
   log(error: unknown, request: Request): void;
+  /** Called once per answered request: the route's pattern, its status and the time taken in seconds. */
+  observe?(route: string, status: number, seconds: number): void;
+  /** Called for each request refused by the budget. */
+  rateLimited?(): void;
 }
 
 type Params = Record<string, string | string[] | undefined>;
@@ -39,21 +43,41 @@ const UNAVAILABLE_CODES = new Set([
 
 export function isUnavailable(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "string" && (UNAVAILABLE_CODES.has(code) || code.startsWith("08"));
+  if (typeof code === "string") return UNAVAILABLE_CODES.has(code) || code.startsWith("08");
+  // drizzle wraps the driver's error (DrizzleQueryError); its code is on the cause.
+  const cause = (error as { cause?: unknown } | null)?.cause;
+  return cause !== undefined && cause !== error && isUnavailable(cause);
 }
 
 export function errorResponse(error: ApiError): Response {
   return jsonResponse({ value: error.body }, error.status, CACHE.none, error.headers);
 }
 
-/** The client's address for its request budget: the proxy's word when trusted, else the nearest hop. */
-export function clientKey(request: Request, trustProxy: boolean): string {
+/**
+ * The socket's address, set by the web launcher (scripts/web-server.ts) on
+ * every request, overwriting any copy the client sent.
+ */
+export const CLIENT_ADDRESS_HEADER = "x-offer-book-client";
+
+/** The last x-forwarded-for hop: the one the nearest proxy appended. */
+function lastForwardedHop(request: Request): string | undefined {
   const forwarded = request.headers.get("x-forwarded-for");
-  if (!forwarded) return "unknown";
-  // One hop (no proxy in front, or one): the common case, without the lists below.
-  if (!forwarded.includes(",")) return forwarded.trim() || "unknown";
-  const hops = forwarded.split(",").map((h) => h.trim()).filter(Boolean);
-  return (trustProxy ? hops[0] : hops.at(-1)) ?? "unknown";
+  if (!forwarded) return undefined;
+  const comma = forwarded.lastIndexOf(",");
+  return (comma < 0 ? forwarded : forwarded.slice(comma + 1)).trim() || undefined;
+}
+
+/**
+ * The client's address for its request budget. Behind a trusted proxy, the
+ * hop that proxy appended (the last one: earlier hops are the client's own
+ * word); otherwise the socket's address, whatever headers the client sent.
+ * Without the launcher's header (a bare `next start`), Next fills
+ * x-forwarded-for from the socket only when the client sent none, so the last
+ * hop is the best left; `npm run web` always runs the launcher.
+ */
+export function clientKey(request: Request, trustProxy: boolean): string {
+  if (trustProxy) return lastForwardedHop(request) ?? request.headers.get(CLIENT_ADDRESS_HEADER) ?? "unknown";
+  return request.headers.get(CLIENT_ADDRESS_HEADER) ?? lastForwardedHop(request) ?? "unknown";
 }
 
 const SERVE: RateDecision = { allowed: true, retryAfter: 0 };
@@ -65,8 +89,17 @@ const PREFLIGHT_HEADERS = { ...CORS_PREFLIGHT_HEADERS, allow: ALLOW };
  * as the one JSON error shape; nothing below a route builds an error response.
  */
 export function createRoute(deps: RouteDeps) {
-  return function route(handler: Handler) {
+  /** `pattern` names the route in metrics (e.g. "/v1/offers/[pda]"): bounded, unlike raw paths. */
+  return function route(pattern: string, handler: Handler) {
+    const observe = deps.observe;
     const GET = async (request: Request, context: RouteContext): Promise<Response> => {
+      if (!observe) return answer(request, context);
+      const started = performance.now();
+      const response = await answer(request, context);
+      observe(pattern, response.status, (performance.now() - started) / 1000);
+      return response;
+    };
+    const answer = async (request: Request, context: RouteContext): Promise<Response> => {
       try {
         let decision: RateDecision;
         try {
@@ -77,6 +110,7 @@ export function createRoute(deps: RouteDeps) {
           decision = SERVE;
         }
         if (!decision.allowed) {
+          deps.rateLimited?.();
           throw new ApiError("rate_limited", "too many requests: slow down and retry after the delay given", undefined, {
             "retry-after": String(decision.retryAfter),
           });

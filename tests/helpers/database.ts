@@ -16,14 +16,14 @@ function withDatabase(serverUrl: string, name: string): string {
   return url.toString();
 }
 
-/** A new, migrated database of its own for one suite, dropped at the end. */
-export async function createTestDatabase(): Promise<TestDatabase> {
+/** A new, migrated database (unless `migrate: false`) of its own for one suite, dropped at the end. */
+export async function createTestDatabase({ migrate = true }: { migrate?: boolean } = {}): Promise<TestDatabase> {
   const adminUrl = inject("adminDatabaseUrl");
   const name = `test_${randomBytes(6).toString("hex")}`;
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(`create database "${name}"`);
   const url = withDatabase(adminUrl, name);
-  await migrateDatabase(url);
+  if (migrate) await migrateDatabase(url);
   const db = connect(url, { max: 4, applicationName: "tests" });
   return {
     url,

@@ -3,7 +3,7 @@ import path from "node:path";
 import { freePort } from "../../lib/db/embedded";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
+const WEB_LAUNCHER = path.join(ROOT, "scripts/web.mjs");
 
 export interface WebServer {
   baseUrl: string;
@@ -18,7 +18,7 @@ export interface WebServer {
 async function waitUntilServing(baseUrl: string, child: ChildProcess, output: () => string): Promise<void> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}:\n${output()}`);
+    if (child.exitCode !== null) throw new Error(`the web server exited with ${child.exitCode}:\n${output()}`);
     try {
       const response = await fetch(`${baseUrl}/v1`);
       await response.arrayBuffer();
@@ -27,15 +27,15 @@ async function waitUntilServing(baseUrl: string, child: ChildProcess, output: ()
       await new Promise((r) => setTimeout(r, 100));
     }
   }
-  throw new Error(`next start did not answer within 60 s:\n${output()}`);
+  throw new Error(`the web server did not answer within 60 s:\n${output()}`);
 }
 
-/** The production Next.js server (`next start`) as its own process, on a free port. */
+/** The production web server (`npm run web`: Next.js behind scripts/web-server.ts) as its own process, on a free port. */
 export async function startWebServer(env: Record<string, string>): Promise<WebServer> {
   const port = await freePort();
-  const child = spawn(process.execPath, [NEXT_BIN, "start", "-p", String(port), "-H", "127.0.0.1"], {
+  const child = spawn(process.execPath, [WEB_LAUNCHER], {
     cwd: ROOT,
-    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", LOG_LEVEL: "silent", ...env, PORT: String(port) },
+    env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", LOG_LEVEL: "silent", ...env, PORT: String(port), HOST: "127.0.0.1" },
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
@@ -67,4 +67,14 @@ export async function startWebServer(env: Record<string, string>): Promise<WebSe
       if (child.exitCode === null) child.kill("SIGKILL");
     },
   };
+}
+
+/**
+ * Request budgets count in fixed one-minute windows: a test that spends one
+ * and then expects refusals starts early in a window, so no rollover refills
+ * the budget mid-test (waits at most 15 s).
+ */
+export async function earlyInBudgetWindow(): Promise<void> {
+  const intoWindow = Date.now() % 60_000;
+  if (intoWindow > 45_000) await new Promise((r) => setTimeout(r, 60_000 - intoWindow + 200));
 }

@@ -3,6 +3,6 @@ import { route } from "@/lib/runtime";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route(async (_request, url) => {
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route("/v1/[...path]", async (_request, url) => {
   throw notFound(`no endpoint at ${url.pathname}; see GET /v1 for the list`);
 });

@@ -6,7 +6,7 @@ import { database, route } from "@/lib/runtime";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route(async (_request, url) => {
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route("/v1/offers", async (_request, url) => {
   const query = parseQuery(url, offerListQuery);
   checkPage(query);
   checkBookSort(query);

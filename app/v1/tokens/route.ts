@@ -6,7 +6,7 @@ import { route, tokenService } from "@/lib/runtime";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route(async (request, url) => {
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route("/v1/tokens", async (request, url) => {
   const tokens = await tokenService().resolve(parseMints(url)).catch((error: unknown) => {
     throw tokenApiError(error);
   });

@@ -5,7 +5,7 @@ import { route, tokenService } from "@/lib/runtime";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route(async (request, url) => {
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route("/v1/trending", async (request, url) => {
   const trending = await tokenService().trending().catch((error: unknown) => {
     throw tokenApiError(error);
   });

@@ -8,7 +8,7 @@ export const dynamic = "force-dynamic";
 
 const pdaParam = address("pda");
 
-export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route(async (_request, _url, params) => {
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route("/v1/offers/[pda]", async (_request, _url, params) => {
   const pda = parsePathParam("pda", String(params.pda), pdaParam);
   const offer = await getOffer(database(), pda);
   if (offer === undefined) throw notFound(`offer ${pda} is unknown to the indexer`);

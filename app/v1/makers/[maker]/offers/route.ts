@@ -8,7 +8,7 @@ export const dynamic = "force-dynamic";
 
 const makerParam = address("maker");
 
-export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route(async (_request, url, params) => {
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route("/v1/makers/[maker]/offers", async (_request, url, params) => {
   const maker = parsePathParam("maker", String(params.maker), makerParam);
   const query = parseQuery(url, makerOfferListQuery);
   checkPage(query);

@@ -7,7 +7,7 @@ export const dynamic = "force-dynamic";
 
 const makerParam = address("maker");
 
-export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route(async (_request, _url, params) => {
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route("/v1/makers/[maker]/stats", async (_request, _url, params) => {
   const maker = parsePathParam("maker", String(params.maker), makerParam);
   return { body: { text: await makerStats(database(), maker) }, cache: CACHE.maker };
 });

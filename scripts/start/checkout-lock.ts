@@ -57,7 +57,7 @@ export async function takeCheckoutLock(dataDir: string, embeddedPgDir: string | 
   }
   if (earlier && earlier.pid !== process.pid) {
     const command = commandLine(earlier.pid);
-    if (command !== undefined && (command === "" || command.includes("start"))) {
+    if (command !== undefined && (command === "" || command.includes("scripts/start"))) {
       throw new StartupError(
         `npm start is already running from this checkout (pid ${earlier.pid}${earlier.url ? `, at ${earlier.url}` : ""})`,
         `use that one, or stop it first (Ctrl-C in its terminal, or kill ${earlier.pid})`,

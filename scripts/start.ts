@@ -86,6 +86,15 @@ async function localClusterPort(): Promise<number> {
   return port;
 }
 
+/** A non-negative number from the environment, or a StartupError naming the variable. */
+function numberSetting(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw new StartupError(`${name} must be a non-negative number, got "${raw}"`, `correct it or unset it for ${fallback}`);
+  return value;
+}
+
 /** How the web server is launched: the one place to change it. */
 function webPart(shared: Record<string, string>, port: number): PartSpec {
   return { name: "web", args: ["scripts/next-start.mjs"], env: { ...shared, PORT: String(port) }, cwd: ROOT };
@@ -129,10 +138,12 @@ async function main(): Promise<void> {
   await requireFreePort(config.PORT, "PORT", "the web server");
   const localCluster = !config.SOLANA_RPC_URL;
   if (!localCluster && !config.PROGRAM_ID) throw new StartupError("SOLANA_RPC_URL is set but PROGRAM_ID is not", "set PROGRAM_ID (and TREASURY_ADDRESS) of the program to follow, or unset SOLANA_RPC_URL for the local demo cluster");
-  const tokensPort = Number(process.env.TOKENS_PORT || 0);
+  const tokensPort = numberSetting("TOKENS_PORT", 0);
   const standin = localCluster && !process.env.TOKEN_API_URL;
   if (standin && tokensPort) await requireFreePort(tokensPort, "TOKENS_PORT", "the token stand-in");
   const clusterPort = localCluster ? await localClusterPort() : 0;
+  const history = numberSetting("LOCALNET_HISTORY", 2000);
+  const txPerSecond = numberSetting("LOCALNET_TPS", 3);
 
   const database = await resolveDatabase(config.DATABASE_URL, (line) => log.debug({ postgres: line }));
   if (database.embedded) cleanups.push(() => database.embedded!.stop());
@@ -147,8 +158,8 @@ async function main(): Promise<void> {
     const cluster = await startLocalCluster({
       seed: process.env.LOCALNET_SEED || "localnet",
       port: clusterPort,
-      history: Number(process.env.LOCALNET_HISTORY ?? 2000),
-      txPerSecond: Number(process.env.LOCALNET_TPS ?? 3),
+      history,
+      txPerSecond,
       live: true,
     });
     cleanups.push(() => cluster.stop());

@@ -117,6 +117,7 @@ describe("one line and a non-zero exit for each start failure", () => {
 
   it("a bad variable is one line naming it", async () => {
     expectOneLine(await npm(["start"], { PORT: "not-a-port" }), "npm start", /PORT/);
+    expectOneLine(await npm(["start"], { PORT: String(await freePort()), LOCALNET_PORT: String(await freePort()), LOCALNET_TPS: "abc" }), "npm start", /LOCALNET_TPS must be a non-negative number, got "abc"/);
   });
 });
 

@@ -29,6 +29,10 @@ interface SystemError {
 /** One line for any error: the StartupError's own, a known system error's, or the first line of the message. */
 export function oneLine(error: unknown): string {
   if (error instanceof StartupError) return error.message;
+  // lib/env.ts lists every bad variable on a line of its own: one line here.
+  if (error instanceof Error && error.name === "EnvError") {
+    return `${error.message.replace(/:?\n\s*/g, "; ").replace(/^Invalid environment; /, "invalid environment: ")}: correct or unset these variables`;
+  }
   const e = (error ?? {}) as SystemError;
   const where = e.port !== undefined ? `${e.address ?? "127.0.0.1"}:${e.port}` : (e.address ?? e.path ?? "");
   switch (e.code) {

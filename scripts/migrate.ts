@@ -1,11 +1,22 @@
+import { databaseStartupError } from "../lib/db/connect-error";
 import { migrateDatabase } from "../lib/db/migrate";
 import { resolveDatabase } from "../lib/db/resolve";
 import { env } from "../lib/env";
+import { exitWithOneLine } from "../lib/startup-error";
 
-const database = await resolveDatabase(env().DATABASE_URL, (line) => console.error(line));
+// `npm run db:migrate`: applies drizzle/ to DATABASE_URL, or to the embedded
+// cluster of this checkout. Any failure is one line and a non-zero exit.
 try {
-  await migrateDatabase(database.url);
-  console.log(`migrations applied to ${new URL(database.url).pathname.slice(1)}`);
-} finally {
-  await database.embedded?.stop();
+  const configured = env().DATABASE_URL;
+  const database = await resolveDatabase(configured, (line) => console.error(line));
+  try {
+    await migrateDatabase(database.url).catch((error) => {
+      throw databaseStartupError(database.url, error, configured ? "DATABASE_URL" : "the embedded database");
+    });
+    console.log(`migrations applied to ${new URL(database.url).pathname.slice(1)}`);
+  } finally {
+    await database.embedded?.stop();
+  }
+} catch (error) {
+  exitWithOneLine("db:migrate", error);
 }

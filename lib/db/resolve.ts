@@ -3,6 +3,7 @@ import path from "node:path";
 import postgres from "postgres";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "./embedded";
 import { EMBEDDED_URL_FILE, embeddedDatabaseUrl } from "./embedded-url";
+import { isPostgresProcess, readPostmasterPid } from "./postmaster";
 
 /** Where `npm start` keeps the embedded cluster, and the file that says how to reach it. */
 export const EMBEDDED_DATA_DIR = path.resolve(".data/pg");
@@ -50,6 +51,15 @@ export async function resolveDatabase(
   if (databaseUrl) return { url: databaseUrl };
   const running = embeddedDatabaseUrl();
   if (running && (await reachable(running))) return { url: running };
+  // The URL file is gone or stale but a server runs on the data directory: its port is in postmaster.pid.
+  const postmaster = readPostmasterPid(EMBEDDED_DATA_DIR);
+  if (postmaster && isPostgresProcess(postmaster.pid)) {
+    const url = `postgres://postgres:postgres@127.0.0.1:${postmaster.port}/${EMBEDDED_DATABASE}`;
+    if (await reachable(url)) {
+      writeFileSync(EMBEDDED_URL_FILE, `${url}\n`);
+      return { url };
+    }
+  }
   const embedded = await startEmbeddedPostgres({ dataDir: EMBEDDED_DATA_DIR, persistent: true, log });
   const url = await createDatabaseIfMissing(embedded.adminUrl, EMBEDDED_DATABASE);
   writeFileSync(EMBEDDED_URL_FILE, `${url}\n`);

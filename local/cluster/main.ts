@@ -1,3 +1,5 @@
+import { requireFreePort } from "../../lib/ports";
+import { exitWithOneLine } from "../../lib/startup-error";
 import { startLocalCluster } from "./cluster";
 
 /**
@@ -16,16 +18,21 @@ const numberFromEnv = (name: string, fallback: number): number => {
 };
 
 const startedAt = Date.now();
-const cluster = await startLocalCluster({
-  seed: process.env.LOCALNET_SEED || "localnet",
-  port: numberFromEnv("LOCALNET_PORT", 8899),
-  host: process.env.LOCALNET_HOST || "127.0.0.1",
-  history: numberFromEnv("LOCALNET_HISTORY", 2_000),
-  txPerSecond: numberFromEnv("LOCALNET_TPS", 3),
-  v0Share: numberFromEnv("LOCALNET_V0_SHARE", 0.2),
-  live: true,
-  dataDir: process.env.LOCALNET_DATA_DIR || undefined,
-});
+// A taken port (a solana-test-validator on 8899, say) is one line, before the ledger is built.
+const cluster = await (async () => {
+  const port = numberFromEnv("LOCALNET_PORT", 8899);
+  const host = process.env.LOCALNET_HOST || "127.0.0.1";
+  if (port) await requireFreePort(port, "LOCALNET_PORT", "the local cluster");
+  return startLocalCluster({
+    seed: process.env.LOCALNET_SEED || "localnet",
+    port,
+    host,
+    history: numberFromEnv("LOCALNET_HISTORY", 2_000),
+    txPerSecond: numberFromEnv("LOCALNET_TPS", 3),
+    v0Share: numberFromEnv("LOCALNET_V0_SHARE", 0.2),
+    live: true,
+  });
+})().catch((error: unknown) => exitWithOneLine("localnet", error));
 
 const how = cluster.resumed ? "continued from its kept ledger" : "built";
 console.log(`local cluster listening on ${cluster.url} (${cluster.ledger.transactions.length} transactions ${how} in ${Date.now() - startedAt} ms)`);

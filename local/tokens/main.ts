@@ -1,4 +1,6 @@
 import { readFileSync } from "node:fs";
+import { requireFreePort } from "../../lib/ports";
+import { exitWithOneLine } from "../../lib/startup-error";
 import type { TokenSpec } from "./data";
 import { startTokenStandin } from "./server";
 
@@ -17,8 +19,10 @@ const int = (name: string, fallback: number) => {
 const extraFile = process.env.TOKENS_EXTRA_FILE;
 const extraTokens = extraFile ? (JSON.parse(readFileSync(extraFile, "utf8")) as TokenSpec[]) : [];
 
+const port = int("TOKENS_PORT", 8787);
+if (port) await requireFreePort(port, "TOKENS_PORT", "the token stand-in").catch((error: unknown) => exitWithOneLine("tokens:local", error));
 const standin = await startTokenStandin({
-  port: int("TOKENS_PORT", 8787),
+  port,
   host: process.env.TOKENS_HOST ?? "127.0.0.1",
   limit: int("TOKENS_LIMIT", 30),
   windowMs: int("TOKENS_WINDOW_MS", 60_000),

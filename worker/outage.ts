@@ -50,7 +50,10 @@ export function createOutageLog(log: Logger, what: string, intervalMs = 30_000):
       failing = false;
       const seconds = (Date.now() - since) / 1000;
       // A blip retried at once is no news; an outage people were told about is.
-      if (toldThisOutage && seconds >= 1) log.info({ failures, afterSeconds: Math.round(seconds * 10) / 10 }, `${what} answering again`);
+      if (toldThisOutage && seconds >= 1) {
+        log.info({ failures, afterSeconds: Math.round(seconds * 10) / 10 }, `${what} answering again`);
+        lastReport = -Infinity; // the next outage is news again
+      }
       toldThisOutage = false;
     },
   };

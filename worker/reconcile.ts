@@ -46,6 +46,7 @@ export async function reconcileOffers(sql: postgres.Sql, write: Lease["write"], 
     for (let i = 0; i < seen.length; i += 5000) writes.push(touchOffers(tx, seen.slice(i, i + 5000), slot));
     await Promise.all(writes);
   });
-  log.info({ accounts: seen.length, corrected, slot: slot.toString() }, "reconciled offers with their accounts");
+  // Only a correction is news; a routine check that found nothing is debug.
+  log[corrected ? "info" : "debug"]({ accounts: seen.length, corrected, slot: slot.toString() }, "reconciled offers with their accounts");
   return { seen: seen.length, corrected };
 }

@@ -23,6 +23,12 @@ const RATE_TARGET = 2500;
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 
+/** CPU time a process has used so far (user + system), in seconds. */
+function cpuSeconds(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
+}
+
 /** Peak resident set of a process so far (VmHWM), in MB. */
 function peakRssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
@@ -73,8 +79,10 @@ for (const [index, size] of SIZES.entries()) {
   const backfillSeconds = (Date.now() - started) / 1000;
   const [fillRow] = await sql`select count(*)::int as n from fills`;
   peak = Math.max(peak, peakRssMb(worker.pid!));
+  // CPU per transaction holds still on a shared machine where the wall-clock rate does not.
+  const cpuMsPerTx = (cpuSeconds(worker.pid!) * 1000) / total;
   const txPerSecond = total / backfillSeconds;
-  const line = `${total.toLocaleString()} transactions (ledger built in ${buildSeconds.toFixed(0)} s): backfill ${backfillSeconds.toFixed(1)} s = ${txPerSecond.toFixed(0)} transactions/s, ${(fillRow!.n / backfillSeconds).toFixed(0)} fills/s; worker peak RSS ${peak.toFixed(0)} MB`;
+  const line = `${total.toLocaleString()} transactions (ledger built in ${buildSeconds.toFixed(0)} s): backfill ${backfillSeconds.toFixed(1)} s = ${txPerSecond.toFixed(0)} transactions/s, ${(fillRow!.n / backfillSeconds).toFixed(0)} fills/s; worker peak RSS ${peak.toFixed(0)} MB, worker CPU ${cpuMsPerTx.toFixed(3)} ms/transaction`;
   console.log(line);
   results.push(line);
   if (txPerSecond < RATE_TARGET) misses.push(`${total}: backfill ${txPerSecond.toFixed(0)} tx/s (target >= ${RATE_TARGET})`);

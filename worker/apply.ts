@@ -19,6 +19,7 @@ import {
   type ScannedTransaction,
 } from "../lib/store";
 import { offerRowFromAccount } from "./offer-row";
+import type { Lease } from "./leader-lock";
 import type { ProgramRpc } from "./rpc";
 
 export interface SignatureRef {
@@ -34,11 +35,6 @@ export interface BatchResult {
   undecodable: number;
   /** Takes whose offer is in no row, no create we saw and no account: reported, not priced. */
   unpriced: number;
-}
-
-/** Fetches and applies one batch. */
-export async function applyBatch(sql: postgres.Sql, rpc: ProgramRpc, programId: string, batch: SignatureRef[], log: Logger): Promise<BatchResult> {
-  return commitBatch(sql, rpc, programId, await fetchBatch(sql, rpc, programId, batch), log);
 }
 
 /** The node listed a signature it cannot serve yet (it is behind): try the batch again later. */
@@ -94,6 +90,7 @@ export async function fetchBatch(sql: postgres.Sql, rpc: ProgramRpc, programId: 
  */
 export async function commitBatch(
   sql: postgres.Sql,
+  write: Lease["write"],
   rpc: ProgramRpc,
   programId: string,
   fetched: FetchedBatch,
@@ -201,13 +198,15 @@ export async function commitBatch(
   }
 
   const last = batch.at(-1)!;
-  await sql.begin((tx) => [
-    ...(offers.length ? [insertOffers(tx, offers)] : []),
-    ...(fills.length ? [recordFills(tx, fills)] : []),
-    ...(ends.length ? [endOffers(tx, ends)] : []),
-    ...(closes.length ? [closeOffers(tx, closes)] : []),
-    ...(scanned.length ? [recordScannedTransactions(tx, scanned)] : []),
-    writeCheckpoint(tx, programId, { lastSignature: last.signature, lastSlot: BigInt(last.slot) }),
-  ]);
+  await write((tx) =>
+    Promise.all([
+      ...(offers.length ? [insertOffers(tx, offers)] : []),
+      ...(fills.length ? [recordFills(tx, fills)] : []),
+      ...(ends.length ? [endOffers(tx, ends)] : []),
+      ...(closes.length ? [closeOffers(tx, closes)] : []),
+      ...(scanned.length ? [recordScannedTransactions(tx, scanned)] : []),
+      writeCheckpoint(tx, programId, { lastSignature: last.signature, lastSlot: BigInt(last.slot) }),
+    ]),
+  );
   return result;
 }

@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type postgres from "postgres";
 import { markFinalized, newestScanned, readCheckpoint, undoTransaction, unfinalizedUpTo, writeCheckpoint } from "../lib/store";
+import type { Lease } from "./leader-lock";
 import type { ProgramRpc } from "./rpc";
 
 /**
@@ -9,7 +10,7 @@ import type { ProgramRpc } from "./rpc";
  * marked final; dropped ones are undone, and the checkpoint moves back to the
  * newest surviving transaction so the next scan picks up what replaced them.
  */
-export async function settleFinality(sql: postgres.Sql, rpc: ProgramRpc, programId: string, log: Logger): Promise<number> {
+export async function settleFinality(sql: postgres.Sql, write: Lease["write"], rpc: ProgramRpc, programId: string, log: Logger): Promise<number> {
   const finalizedSlot = BigInt(await rpc.slot("finalized"));
   let dropped = 0;
   for (;;) {
@@ -19,7 +20,7 @@ export async function settleFinality(sql: postgres.Sql, rpc: ProgramRpc, program
     const kept: string[] = [];
     const gone: string[] = [];
     candidates.forEach((c, i) => (statuses[i] ? kept : gone).push(c.signature));
-    await sql.begin(async (tx) => {
+    await write(async (tx) => {
       if (kept.length) await markFinalized(tx, kept);
       for (const signature of gone.reverse()) await undoTransaction(tx, signature);
       if (gone.length) {

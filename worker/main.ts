@@ -1,28 +1,55 @@
-import { createServer } from "node:http";
 import { connect, disconnect } from "../lib/db/client";
+import { databaseStartupError } from "../lib/db/connect-error";
 import { embeddedDatabaseUrl } from "../lib/db/embedded-url";
-import { env } from "../lib/env";
+import { env as readEnv, type ServerEnv } from "../lib/env";
+import { createLogger } from "../lib/log";
+import { exitWithOneLine, oneLine, StartupError } from "../lib/startup-error";
+import { serveHealth } from "./health-server";
 import { refuseAnotherChain } from "./chain-guard";
 import { acquireLeadership } from "./leader-lock";
+import { createWorkerMetrics } from "./metrics";
+import { createOutageLog } from "./outage";
 import { createProgramRpc } from "./rpc";
 import { runScanner, type ScannerState } from "./scanner";
-import { createLogger } from "../lib/log";
 
 // npm run worker: follows PROGRAM_ID on SOLANA_RPC_URL and writes offers,
 // fills and aggregates to the database.
 
-const config = env();
+let config: ServerEnv;
+try {
+  config = readEnv();
+} catch (error) {
+  exitWithOneLine("worker", error, 2);
+}
 const log = createLogger("worker");
 
+// The last line of defence: nothing may end the process with a stack. A known
+// postgres.js defect (porsager/postgres#1208, a write on a connection whose
+// backend died, thrown from a timer) is survivable: the query it belonged to
+// has already failed and is retried. Anything else is a bug: one line, exit 1.
+process.on("uncaughtException", (error) => {
+  if (error instanceof TypeError && /postgres[\\/]src[\\/]connection\.js/.test(error.stack ?? "")) {
+    log.debug({ err: error.message }, "postgres.js wrote to a closed connection (porsager/postgres#1208); the query is retried");
+    return;
+  }
+  log.fatal({ err: error }, "uncaught exception");
+  exitWithOneLine("worker", error);
+});
+process.on("unhandledRejection", (reason) => {
+  log.error({ err: reason }, `unhandled rejection, ignored: ${oneLine(reason)}`);
+});
+
 const databaseUrl = config.DATABASE_URL ?? embeddedDatabaseUrl();
+const missing = [!databaseUrl && "DATABASE_URL", !config.SOLANA_RPC_URL && "SOLANA_RPC_URL", !config.PROGRAM_ID && "PROGRAM_ID"].filter(Boolean);
 if (!databaseUrl || !config.SOLANA_RPC_URL || !config.PROGRAM_ID) {
-  log.fatal(
-    { DATABASE_URL: Boolean(databaseUrl), SOLANA_RPC_URL: Boolean(config.SOLANA_RPC_URL), PROGRAM_ID: Boolean(config.PROGRAM_ID) },
-    "the worker needs DATABASE_URL, SOLANA_RPC_URL and PROGRAM_ID (npm start sets all three for the local demo cluster)",
+  exitWithOneLine(
+    "worker",
+    new StartupError(`the worker needs ${missing.join(", ")}`, "set them (npm start sets all three for the local demo cluster)"),
+    2,
   );
-  process.exit(2);
 }
 const programId = config.PROGRAM_ID;
+const rpcUrl = config.SOLANA_RPC_URL;
 
 /** Soft stop: finish the batch in hand, then exit. */
 const stopping = new AbortController();
@@ -44,26 +71,35 @@ process.on("SIGINT", () => stop("SIGINT"));
 
 const db = connect(databaseUrl, { max: 4, applicationName: "offer-book-worker" });
 const sql = db.$client;
+
+// A database that cannot be reached or used at start is a configuration
+// problem: one line and exit. Once running, an outage is waited out.
+try {
+  await sql`select 1 from scanner_checkpoints limit 1`;
+} catch (error) {
+  await sql.end({ timeout: 0 }).catch(() => {});
+  exitWithOneLine("worker", databaseStartupError(databaseUrl, error));
+}
+
+const metrics = createWorkerMetrics();
+const database = createOutageLog(log, "the database");
 const state: ScannerState = { caughtUp: false, lastSyncAt: 0, appliedTransactions: 0, appliedFills: 0 };
 let role: "standby" | "leader" | "stopping" = "standby";
 
 if (config.WORKER_HEALTH_PORT !== undefined) {
-  const health = createServer((req, res) => {
-    const ready = role === "leader" && state.caughtUp && Date.now() - state.lastSyncAt < 60_000;
-    const body = (status: number, value: object) => {
-      res.writeHead(status, { "content-type": "application/json" });
-      res.end(JSON.stringify(value));
-    };
-    if (req.url === "/health") return body(200, { status: "ok", role });
-    if (req.url === "/health/ready") return body(ready ? 200 : 503, { ready, role, caughtUp: state.caughtUp });
-    body(404, { error: "not found" });
-  });
-  health.listen(config.WORKER_HEALTH_PORT, "127.0.0.1");
-  health.unref();
+  serveHealth(
+    config.WORKER_HEALTH_PORT,
+    {
+      role: () => role,
+      caughtUp: () => state.caughtUp,
+      ready: () => role === "leader" && state.caughtUp && Date.now() - state.lastSyncAt < 60_000,
+    },
+    metrics,
+  );
 }
 
 const rpc = createProgramRpc({
-  url: config.SOLANA_RPC_URL,
+  url: rpcUrl,
   programId,
   commitment: config.SOLANA_COMMITMENT,
   rps: config.RPC_RPS,
@@ -72,22 +108,32 @@ const rpc = createProgramRpc({
   batch: config.RPC_BATCH,
   signal: halt.signal,
   log,
+  metrics,
+  outage: createOutageLog(log, `the RPC at ${rpcUrl}`),
 });
 
 // Before any write (reconcile included): the database indexes one chain only.
 await refuseAnotherChain(sql, rpc, { programId, treasury: config.TREASURY_ADDRESS }, stopping.signal);
 
+let terms = 0;
 while (!stopping.signal.aborted) {
-  const lease = await acquireLeadership(sql, `offer-book-scanner:${programId}`, stopping.signal, () =>
-    log.info("another worker holds the scanner lock: waiting as a hot standby"),
-  );
+  const lease = await acquireLeadership({
+    url: databaseUrl,
+    name: `offer-book-scanner:${programId}`,
+    applicationName: "offer-book-worker-lock",
+    signal: stopping.signal,
+    onWaiting: () => log.info("another worker holds the scanner lock: waiting as a hot standby"),
+    database,
+  });
   if (!lease) break;
   role = "leader";
-  log.info({ programId, rpc: config.SOLANA_RPC_URL, commitment: config.SOLANA_COMMITMENT }, "scanning");
+  metrics.leader.set(1);
+  terms++;
+  if (terms === 1) log.info({ programId, rpc: rpcUrl, commitment: config.SOLANA_COMMITMENT }, "scanning");
+  else log.info("took the scanner lock again; resuming from the checkpoint");
   const term = AbortSignal.any([stopping.signal, lease.lost]);
   await runScanner(
-    sql,
-    rpc,
+    { sql, write: lease.write, rpc, log, metrics, database },
     {
       programId,
       commitment: config.SOLANA_COMMITMENT,
@@ -95,13 +141,15 @@ while (!stopping.signal.aborted) {
       batchSize: config.SCAN_BATCH_SIZE,
       reconcileIntervalMs: config.RECONCILE_INTERVAL_MS,
     },
-    log,
     term,
     state,
   );
+  const lost = lease.lost.aborted;
   await lease.release();
   role = "standby";
-  if (lease.lost.aborted && !stopping.signal.aborted) log.error("lost the scanner lock; waiting to take it again");
+  metrics.leader.set(0);
+  // Told as the database's outage: one line per interval, however many retries.
+  if (lost && !stopping.signal.aborted) database.failed(lease.lost.reason);
 }
 
 role = "stopping";

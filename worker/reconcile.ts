@@ -3,6 +3,7 @@ import type postgres from "postgres";
 import { decodeOfferAccount } from "../lib/program";
 import { applyAccountSnapshot, insertOffers, touchOffers, type NewOffer } from "../lib/store";
 import { offerRowFromAccount } from "./offer-row";
+import type { Lease } from "./leader-lock";
 import type { ProgramRpc } from "./rpc";
 
 /**
@@ -11,14 +12,14 @@ import type { ProgramRpc } from "./rpc";
  * history the RPC holds) wins, as of the slot it was read at, and every offer
  * seen gets that slot as its lastSlot.
  */
-export async function reconcileOffers(sql: postgres.Sql, rpc: ProgramRpc, log: Logger): Promise<{ seen: number; corrected: number }> {
+export async function reconcileOffers(sql: postgres.Sql, write: Lease["write"], rpc: ProgramRpc, log: Logger): Promise<{ seen: number; corrected: number }> {
   const { slot, accounts } = await rpc.activeOfferAccounts();
   let corrected = 0;
   const seen: string[] = [];
   const rows = await sql<{ pda: string; remaining: string; state: string }[]>`
     select pda, remaining_size::text as remaining, state::text from offers where pda = any(${accounts.map((a) => a.pda)}::text[])`;
   const byPda = new Map(rows.map((r) => [r.pda, r]));
-  await sql.begin(async (tx) => {
+  await write(async (tx) => {
     // Pipelined, in order, in one transaction.
     const writes: PromiseLike<unknown>[] = [];
     const unseen: NewOffer[] = [];
@@ -45,6 +46,7 @@ export async function reconcileOffers(sql: postgres.Sql, rpc: ProgramRpc, log: L
     for (let i = 0; i < seen.length; i += 5000) writes.push(touchOffers(tx, seen.slice(i, i + 5000), slot));
     await Promise.all(writes);
   });
-  log.info({ accounts: seen.length, corrected, slot: slot.toString() }, "reconciled offers with their accounts");
+  // Only a correction is news; a routine check that found nothing is debug.
+  log[corrected ? "info" : "debug"]({ accounts: seen.length, corrected, slot: slot.toString() }, "reconciled offers with their accounts");
   return { seen: seen.length, corrected };
 }

@@ -1,6 +1,7 @@
 import { setMaxListeners } from "node:events";
 import type { Logger } from "pino";
 import { Agent, request } from "undici";
+import type { OutageLog } from "./outage";
 import { RateBudget, sleep } from "./rate-budget";
 
 export interface ResilientFetchOptions {
@@ -11,6 +12,8 @@ export interface ResilientFetchOptions {
   log: Logger;
   /** Counts every retry, by reason, for logs and tests. */
   onRetry?: (reason: string) => void;
+  /** Told of each failure and each answer: says so once per interval, not per retry. */
+  outage?: OutageLog;
 }
 
 export class ShutdownError extends Error {
@@ -110,6 +113,7 @@ export function resilientFetch(options: ResilientFetchOptions): typeof fetch {
           // JSON-RPC client; a body cut short or not JSON fails that call,
           // which the caller retries.
           const body = await response.body.text();
+          options.outage?.ok();
           return { ok: status >= 200 && status < 300, status, statusText: String(status), text: async () => body };
         }
       } catch (error) {
@@ -121,7 +125,8 @@ export function resilientFetch(options: ResilientFetchOptions): typeof fetch {
         signal.removeEventListener("abort", onShutdown);
       }
       options.onRetry?.(reason);
-      log.warn({ reason, attempt, waitMs: Math.round(wait) }, "rpc request failed; retrying");
+      options.outage?.failed(new Error(reason));
+      log.debug({ reason, attempt, waitMs: Math.round(wait) }, "rpc request failed; retrying");
       await sleep(wait, signal);
     }
   };

@@ -3,6 +3,8 @@ import bs58 from "bs58";
 import type { Logger } from "pino";
 import { OFFER_ACCOUNT_DISCRIMINATOR, OFFER_ACCOUNT_SIZE, OFFER_FIELD_OFFSETS, stateToByte } from "../lib/program";
 import { assertRawTransaction, type RawTransaction } from "../lib/scanner/raw-transaction";
+import { retryKind, type WorkerMetrics } from "./metrics";
+import type { OutageLog } from "./outage";
 import { RateBudget, sleep } from "./rate-budget";
 import { backoff, resilientFetch, ShutdownError } from "./resilient-fetch";
 
@@ -16,6 +18,9 @@ export interface RpcConfig {
   batch: boolean;
   signal: AbortSignal;
   log: Logger;
+  metrics?: WorkerMetrics;
+  /** Told of every failure and answer; logs an outage once per interval. */
+  outage?: OutageLog;
 }
 
 /** A getSignaturesForAddress entry, as the node sends it. */
@@ -48,13 +53,23 @@ export type ProgramRpc = ReturnType<typeof createProgramRpc>;
  * retry can cure are retried here; the caller only ever sees answers.
  */
 export function createProgramRpc(config: RpcConfig) {
-  const { log, signal } = config;
+  const { log, signal, metrics, outage } = config;
   let retries = 0;
   const budget = new RateBudget(config.rps);
   const connection = new Connection(config.url, {
     commitment: config.commitment,
     disableRetryOnRateLimit: true,
-    fetch: resilientFetch({ budget, timeoutMs: config.timeoutMs, signal, log, onRetry: () => retries++ }),
+    fetch: resilientFetch({
+      budget,
+      timeoutMs: config.timeoutMs,
+      signal,
+      log,
+      outage,
+      onRetry: (reason) => {
+        retries++;
+        metrics?.retries.inc({ kind: retryKind(reason) });
+      },
+    }),
   });
   const rpc = connection as unknown as {
     _rpcRequest(method: string, args: unknown[]): Promise<JsonRpcReply<unknown>>;
@@ -68,15 +83,21 @@ export function createProgramRpc(config: RpcConfig) {
    * recognise): a node answering nonsense is treated as a node failing.
    */
   async function persist<T>(what: string, call: () => Promise<T>): Promise<T> {
+    const method = what.split(" ")[0]!;
     for (let attempt = 0; ; attempt++) {
       try {
-        return await call();
+        const result = await call();
+        metrics?.rpcRequests.inc({ method, outcome: "ok" });
+        return result;
       } catch (error) {
         if (error instanceof ShutdownError || signal.aborted) throw new ShutdownError("the worker is shutting down");
+        metrics?.rpcRequests.inc({ method, outcome: "error" });
         const code = (error as { code?: number }).code;
         if (code !== undefined && !TRANSIENT_RPC_CODES.has(code)) throw error;
         retries++;
-        log.warn({ what, err: (error as Error).message, attempt }, "rpc call failed; retrying");
+        metrics?.retries.inc({ kind: "rpc_error" });
+        outage?.failed(error);
+        log.debug({ what, err: (error as Error).message, attempt }, "rpc call failed; retrying");
         await sleep(backoff(attempt), signal);
       }
     }

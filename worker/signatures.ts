@@ -1,34 +1,64 @@
 import type { Logger } from "pino";
 import type { Checkpoint } from "../lib/store";
-import type { SignatureRef } from "./apply";
+import { NotYetAvailableError, type SignatureRef } from "./apply";
 import { sleep } from "./rate-budget";
-import type { ProgramRpc } from "./rpc";
+import type { ProgramRpc, SignatureInfo } from "./rpc";
 
 const PAGE = 1000;
+const PROGRESS_EVERY_MS = 5000;
 
 /**
- * The program's signatures after the checkpoint, oldest first. Pages backwards
- * from the tip with `before` only (never `until`, which a node that is behind
- * drops silently, answering with its newest page) until it meets the
- * checkpoint's signature, a signature older than the checkpoint's slot (the
- * checkpoint itself was rolled back), or the program's first signature.
+ * The program's signatures after the checkpoint, planned as page cursors
+ * rather than held: memory stays flat however long the history.
  *
- * An empty page after `before` is either the end of history or a node that
- * does not know `before` (it is behind, or another node behind a balancer
- * answered): the end is trusted only once the node confirms it knows `before`.
+ * Planning pages backwards from the tip with `before` only (never `until`,
+ * which a node that is behind drops silently, answering with its newest page)
+ * until it meets the checkpoint's signature, a signature older than the
+ * checkpoint's slot (the checkpoint itself was rolled back), or the program's
+ * first signature. An empty page after `before` is either the end of history
+ * or a node that does not know `before` (it is behind, or another node behind
+ * a balancer answered): the end is trusted only once the node confirms it
+ * knows `before`.
+ *
+ * It keeps the newest page's entries (a page read without `before` moves with
+ * the tip, so it cannot be read again the same) and, for each older page, the
+ * `before` it was read with, its first signature and how many of its entries
+ * are new. `batches` then reads the older pages again, oldest first, with the
+ * same `before`: a page that no longer starts with the same signature (a fork
+ * replaced it) ends the round, which starts again from the checkpoint the
+ * batches committed so far have moved.
  */
-export async function signaturesAfter(
-  rpc: ProgramRpc,
-  checkpoint: Checkpoint,
-  log: Logger,
-  signal: AbortSignal,
-): Promise<SignatureRef[]> {
-  const collected: SignatureRef[] = [];
+export interface SignaturePlan {
+  /** Signatures after the checkpoint. */
+  total: number;
+  /** The newest signature planned (for the lag), if any. */
+  newest: SignatureRef | null;
+  /** The signatures, oldest first, in batches of `size`. Call once. */
+  batches(size: number): AsyncGenerator<SignatureRef[]>;
+}
+
+interface PageCursor {
+  before: string;
+  first: string;
+  count: number;
+}
+
+/** The history changed between planning and reading (a fork): plan again from the checkpoint. */
+export class HistoryChangedError extends NotYetAvailableError {
+  override name = "HistoryChangedError";
+}
+
+const ref = (info: SignatureInfo): SignatureRef => ({ signature: info.signature, slot: info.slot });
+
+export async function planSignatures(rpc: ProgramRpc, checkpoint: Checkpoint, log: Logger, signal: AbortSignal): Promise<SignaturePlan> {
+  let tip: SignatureRef[] = [];
+  const older: PageCursor[] = [];
+  let total = 0;
   let before: string | undefined;
   let unknownBefore = 0;
-  let pages = 0;
+  let lastProgress = Date.now();
   for (;;) {
-    if (signal.aborted) return [];
+    if (signal.aborted) break;
     const page = await rpc.signaturesBefore(before, PAGE);
     if (page.length === 0) {
       if (before === undefined) break; // the program has no transactions yet
@@ -40,18 +70,46 @@ export async function signaturesAfter(
       continue;
     }
     unknownBefore = 0;
-    let reached = false;
+    let count = 0;
     for (const info of page) {
-      if (info.signature === checkpoint.lastSignature || (checkpoint.lastSlot !== null && BigInt(info.slot) < checkpoint.lastSlot)) {
-        reached = true;
-        break;
-      }
-      collected.push({ signature: info.signature, slot: info.slot });
+      if (info.signature === checkpoint.lastSignature || (checkpoint.lastSlot !== null && BigInt(info.slot) < checkpoint.lastSlot)) break;
+      count++;
     }
-    if (reached) break;
+    if (before === undefined) tip = page.slice(0, count).map(ref);
+    else if (count > 0) older.push({ before, first: page[0]!.signature, count });
+    total += count;
+    if (count < page.length) break; // met the checkpoint
     before = page.at(-1)!.signature;
-    pages++;
-    if (pages % 10 === 0) log.info({ collected: collected.length, slot: page.at(-1)!.slot }, "paging back through history");
+    if (Date.now() - lastProgress >= PROGRESS_EVERY_MS) {
+      lastProgress = Date.now();
+      log.info({ signatures: total, slot: page.at(-1)!.slot }, "counting the history to scan");
+    }
   }
-  return collected.reverse();
+  return {
+    total,
+    newest: tip[0] ?? null,
+    async *batches(size) {
+      let batch: SignatureRef[] = [];
+      for (let p = older.length - 1; p >= -1; p--) {
+        const entries = p >= 0 ? await readAgain(rpc, older[p]!) : tip;
+        for (let i = entries.length - 1; i >= 0; i--) {
+          batch.push(entries[i]!);
+          if (batch.length === size) {
+            yield batch;
+            batch = [];
+          }
+        }
+      }
+      if (batch.length) yield batch;
+    },
+  };
+}
+
+/** A planned page read again with its `before`: the same entries, newest first, or HistoryChangedError. */
+async function readAgain(rpc: ProgramRpc, cursor: PageCursor): Promise<SignatureRef[]> {
+  const page = await rpc.signaturesBefore(cursor.before, PAGE);
+  if (page[0]?.signature !== cursor.first || page.length < cursor.count) {
+    throw new HistoryChangedError(`the page before ${cursor.before} changed since it was planned (a fork, or a node behind): planning again`);
+  }
+  return page.slice(0, cursor.count).map(ref);
 }

@@ -56,6 +56,8 @@ export function databaseStartupError(url: string, failure: unknown, variable = "
       return new StartupError(`PostgreSQL at ${where} refused the login: ${firstLine}`, `correct the user and password in ${variable}`);
     case "3D000":
       return new StartupError(`database "${database}" does not exist at ${where}`, `create it (createdb ${database}) or correct the database name in ${variable}`);
+    case "42P01":
+      return new StartupError(`the database at ${where} has no offer-book tables (${firstLine})`, "run npm run db:migrate first");
     case "57P03":
       return new StartupError(`PostgreSQL at ${where} is starting up or shutting down`, "try again in a few seconds");
     case "53300":

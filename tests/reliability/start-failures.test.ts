@@ -96,7 +96,7 @@ describe("one line and a non-zero exit for each start failure", () => {
       npm(["run", "web"], { PORT: String(held.port) }),
       npm(["run", "localnet"], { LOCALNET_PORT: String(held.port) }),
     ]);
-    expectOneLine(web, "web", `port ${held.port} (the web server) is already in use`, /set PORT/);
+    expectOneLine(web, "web", `port ${held.port} is already in use`, /set PORT/);
     expectOneLine(localnet, "localnet", `port ${held.port} (the local cluster) is already in use`, /set LOCALNET_PORT/);
   });
 
@@ -219,7 +219,7 @@ describe("an npm start's life", () => {
     await until("a new worker caught up", () => first.output().split('"msg":"caught up with the chain"').length > 2 || undefined, first.output, 20_000);
 
     // 4. kill -9 of npm start itself: its worker and web stop by themselves; the embedded PostgreSQL is left, orphaned.
-    const parts = childrenOf(first.child.pid!).filter((c) => c.args.includes("worker.mjs") || c.args.includes("next-server"));
+    const parts = childrenOf(first.child.pid!).filter((c) => c.args.includes("worker.mjs") || c.args.includes("web.mjs"));
     expect(parts.length).toBe(2);
     first.child.kill("SIGKILL");
     await until("the parts of the killed start exiting", () => parts.every((p) => !alive(p.pid)) || undefined, first.output, 30_000);

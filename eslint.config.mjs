@@ -14,7 +14,7 @@ const frameworkImports = {
 export default defineConfig([
   ...nextVitals,
   ...nextTs,
-  globalIgnores([".next/**", ".data/**", "node_modules/**", "test-results/**", "next-env.d.ts", "drizzle/meta/**"]),
+  globalIgnores([".next/**", ".data/**", ".build/**", "node_modules/**", "test-results/**", "next-env.d.ts", "drizzle/meta/**"]),
   {
     rules: {
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],

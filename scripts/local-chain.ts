@@ -1,12 +1,13 @@
 import { existsSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
+import { dataDir } from "../lib/data-dir";
 import { connect, disconnect } from "../lib/db/client";
 import { emptyIndex, hasIndexedData, ledgerAgreesWithIndex, readChainIdentity } from "../lib/store";
 import { ledgerPath, readJournalHeader } from "../local/cluster/journal";
 
 /** Where `npm start` keeps the local demo cluster's ledger (LOCALNET_DATA_DIR overrides). */
-export function localnetDataDir(root: string): string {
-  return process.env.LOCALNET_DATA_DIR ? path.resolve(process.env.LOCALNET_DATA_DIR) : path.join(root, ".data/localnet");
+export function localnetDataDir(): string {
+  return process.env.LOCALNET_DATA_DIR ? path.resolve(process.env.LOCALNET_DATA_DIR) : dataDir("localnet");
 }
 
 /**

@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { dataDir } from "../lib/data-dir";
 import { databaseStartupError } from "../lib/db/connect-error";
 import { freePort, releaseSignalsFromEmbeddedPostgres } from "../lib/db/embedded";
 import { migrateDatabase } from "../lib/db/migrate";
@@ -33,7 +34,7 @@ try {
 const log = createLogger("start");
 const ROOT = path.resolve(import.meta.dirname, "..");
 const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
-const DATA_DIR = path.join(ROOT, ".data");
+const DATA_DIR = dataDir();
 const LOCALNET_DEFAULT_PORT = 8899;
 const cleanups: (() => Promise<unknown>)[] = [];
 const supervisor = new Supervisor(log, (line) => void shutdown(1, line));
@@ -150,13 +151,13 @@ async function main(): Promise<void> {
 
   if (localCluster) {
     // The demo's chain is kept under .data/localnet: a restart continues it; a ledger and index of two chains start afresh.
-    const dataDir = localnetDataDir(ROOT);
-    const fresh = await startFreshUnlessLedgerAgrees(database.url, dataDir);
+    const ledgerDir = localnetDataDir();
+    const fresh = await startFreshUnlessLedgerAgrees(database.url, ledgerDir);
     if (fresh) log.warn(fresh);
-    const kept = describeKeptLedger(dataDir);
+    const kept = describeKeptLedger(ledgerDir);
     if (kept) log.info(kept);
     const cluster = await startLocalCluster({
-      dataDir,
+      dataDir: ledgerDir,
       seed: process.env.LOCALNET_SEED || "localnet",
       port: clusterPort,
       history,

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
-import path from "node:path";
+import { dataDir } from "../data-dir";
 
 /** Written by whoever starts the embedded cluster, so other processes of this checkout find it. */
-export const EMBEDDED_URL_FILE = path.resolve(".data/database-url");
+export const EMBEDDED_URL_FILE = dataDir("database-url");
 
 export function embeddedDatabaseUrl(): string | undefined {
   try {

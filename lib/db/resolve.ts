@@ -1,12 +1,12 @@
 import { writeFileSync } from "node:fs";
-import path from "node:path";
 import postgres from "postgres";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "./embedded";
 import { EMBEDDED_URL_FILE, embeddedDatabaseUrl } from "./embedded-url";
 import { isPostgresProcess, readPostmasterPid } from "./postmaster";
+import { dataDir } from "../data-dir";
 
 /** Where `npm start` keeps the embedded cluster, and the file that says how to reach it. */
-export const EMBEDDED_DATA_DIR = path.resolve(".data/pg");
+export const EMBEDDED_DATA_DIR = dataDir("pg");
 export const EMBEDDED_DATABASE = "offer_book";
 
 export interface ResolvedDatabase {

@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, rmSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -11,12 +11,13 @@ import { isPostgresProcess, readPostmasterPid } from "../../lib/db/postmaster";
 // Then a whole `npm start` life: the default cluster port taken, a second
 // start refused, a part killed and restarted, the start itself killed with
 // kill -9 and started again over what it left, and a clean SIGTERM.
-// These use this checkout's .data/ (as `npm start` does): do not run
-// `npm start` in the same checkout meanwhile.
+// Each start keeps its state in a data directory of this suite's
+// (OFFER_BOOK_DATA_DIR), never the checkout's own .data/, so a developer's
+// `npm start` and these tests leave each other alone.
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const DATA_DIR = path.join(ROOT, ".data");
-const QUIET = { LOG_LEVEL: "warn", NEXT_TELEMETRY_DISABLED: "1" };
+const DATA_DIR = path.join(ROOT, ".data", `start-failures-${process.pid}`);
+const QUIET = { LOG_LEVEL: "warn", NEXT_TELEMETRY_DISABLED: "1", OFFER_BOOK_DATA_DIR: DATA_DIR };
 
 interface Outcome {
   code: number | null;
@@ -129,13 +130,14 @@ afterAll(async () => {
       .filter((child) => child.exitCode === null && child.signalCode === null)
       .map((child) => new Promise((resolve) => child.once("exit", resolve).kill("SIGTERM"))),
   );
+  rmSync(DATA_DIR, { recursive: true, force: true });
 });
 
 /** `npm start`'s own process (the command package.json runs), its output collected. */
 function startProcess(env: Record<string, string>): { child: ChildProcess; output: () => string } {
   const child = spawn(process.execPath, ["--import", "tsx", "scripts/start.ts"], {
     cwd: ROOT,
-    env: { ...process.env, ...env, LOG_FORMAT: "json", LOG_LEVEL: "info", NEXT_TELEMETRY_DISABLED: "1" },
+    env: { ...process.env, ...env, LOG_FORMAT: "json", LOG_LEVEL: "info", NEXT_TELEMETRY_DISABLED: "1", OFFER_BOOK_DATA_DIR: DATA_DIR },
     stdio: ["ignore", "pipe", "pipe"],
   });
   started.push(child);

@@ -13,6 +13,7 @@ import { StartupError, exitWithOneLine, oneLine } from "../lib/startup-error";
 import { LOCAL_TOKEN_MINTS, startLocalCluster } from "../local/cluster";
 import { startTokenStandin } from "../local/tokens";
 import { describeKeptLedger, localnetDataDir, startFreshUnlessLedgerAgrees } from "./local-chain";
+import { EXIT_REFUSED } from "../worker/chain-guard";
 import { takeCheckoutLock, type CheckoutLock } from "./start/checkout-lock";
 import { Supervisor, type PartSpec } from "./start/supervisor";
 
@@ -96,7 +97,8 @@ function webPart(shared: Record<string, string>, port: number): PartSpec {
 }
 
 function workerPart(shared: Record<string, string>): PartSpec {
-  return { name: "worker", args: ["scripts/worker.mjs"], env: shared, cwd: ROOT };
+  // 2: missing or invalid configuration; 3: the database indexes another chain (worker/chain-guard.ts).
+  return { name: "worker", args: ["scripts/worker.mjs"], env: shared, cwd: ROOT, finalExitCodes: [2, EXIT_REFUSED] };
 }
 
 async function buildOnce(shared: Record<string, string>): Promise<void> {

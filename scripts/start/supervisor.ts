@@ -23,6 +23,8 @@ export interface PartSpec {
   args: string[];
   env: Record<string, string>;
   cwd: string;
+  /** Exit codes that mean "restarting will not help" (a refusal, bad configuration): give up at once. */
+  finalExitCodes?: number[];
 }
 
 interface Part {
@@ -68,6 +70,10 @@ export class Supervisor {
     if (this.stopping) return;
     const { name } = part.spec;
     const how = signal ? `was killed by ${signal}` : `exited with code ${code}`;
+    if (code !== null && part.spec.finalExitCodes?.includes(code)) {
+      this.giveUp(`the ${name} ${how}, which a restart will not change: see its line above`);
+      return;
+    }
     const ranMs = Date.now() - part.startedAt;
     part.quickFailures = ranMs < QUICK_MS ? part.quickFailures + 1 : 1;
     if (part.quickFailures >= GIVE_UP_AFTER) {

@@ -29,6 +29,16 @@ describe("the supervisor of npm start's parts", () => {
     expect(line).toBe("the worker exited with code 3, 5 times in a row within 30 s of starting: see its log above, fix the cause, then npm start again");
   });
 
+  it("gives up at once, without restarts, when a part exits with a code that says a restart will not help", async () => {
+    const { log, lines } = recordingLog();
+    const line = await new Promise<string>((resolve) => {
+      const supervisor = new Supervisor(log, resolve, 20);
+      supervisor.start({ name: "worker", args: ["-e", "process.exit(3)"], env: {}, cwd: process.cwd(), finalExitCodes: [2, 3] });
+    });
+    expect(lines).toEqual([]);
+    expect(line).toBe("the worker exited with code 3, which a restart will not change: see its line above");
+  });
+
   it("keeps the other parts running while one restarts, and stops them all on stopAll", async () => {
     const { log, lines } = recordingLog();
     const supervisor = new Supervisor(log, () => {}, 50);

@@ -66,9 +66,7 @@ async function main(): Promise<void> {
   try {
     config = env();
   } catch (error) {
-    // "Invalid environment:\n  PORT: ..." told on one line.
-    const problems = String((error as Error).message).replace(/^Invalid environment:\s*/, "").replace(/\s*\n\s*/g, "; ");
-    exitWithOneLine("web", new StartupError(`invalid environment (${problems})`, "correct these variables"));
+    exitWithOneLine("web", error); // lib/env.ts's list of bad variables, told on one line
   }
   const port = config.PORT;
   // HOST, not HOSTNAME: shells set HOSTNAME to the machine's name.

@@ -32,6 +32,6 @@ describe("npm run web start failures are one line and a non-zero exit", () => {
     const run = runWeb({ PORT: "abc" });
     expect(run.status).toBe(1);
     expect(run.stderr.trim().split("\n")).toHaveLength(1);
-    expect(run.stderr).toMatch(/^web: invalid environment \(PORT: .*\): correct these variables$/m);
+    expect(run.stderr).toMatch(/^web: invalid environment: PORT: .*: correct or unset these variables$/m);
   });
 });

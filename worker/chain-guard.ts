@@ -11,7 +11,7 @@ export const EXIT_REFUSED = 3;
  * with the program and treasury configured, to the chain the database
  * indexes (recording it on a first start). Another chain ends the process
  * with one line naming both and the way out, before anything is written.
- * Transport failures are retried by the RPC client; a shutdown meanwhile
+ * RPC failures are retried as every read is; a shutdown meanwhile
  * returns false (nothing checked, nothing to scan).
  */
 export async function refuseAnotherChain(
@@ -21,7 +21,7 @@ export async function refuseAnotherChain(
   signal: AbortSignal,
 ): Promise<boolean> {
   try {
-    const genesisHash = await rpc.connection.getGenesisHash();
+    const genesisHash = await rpc.genesisHash();
     await ensureChainIdentity(sql, { genesisHash, programId: configured.programId, treasury: configured.treasury ?? null });
     return true;
   } catch (error) {

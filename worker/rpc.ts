@@ -203,6 +203,11 @@ export function createProgramRpc(config: RpcConfig) {
       return persist("getSlot", () => connection.getSlot(commitment));
     },
 
+    /** The chain's identity, retried like every other read (a faulty node must not pass for another chain, nor end the worker). */
+    genesisHash(): Promise<string> {
+      return persist("getGenesisHash", () => connection.getGenesisHash());
+    },
+
     /** Whether the cluster still has each signature (null where it does not). */
     async statuses(signatures: string[]): Promise<(object | null)[]> {
       const out: (object | null)[] = [];

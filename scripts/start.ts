@@ -2,6 +2,7 @@ import { spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { dataDir } from "../lib/data-dir";
+import { numberSetting } from "../lib/number-setting";
 import { databaseStartupError } from "../lib/db/connect-error";
 import { freePort, releaseSignalsFromEmbeddedPostgres } from "../lib/db/embedded";
 import { migrateDatabase } from "../lib/db/migrate";
@@ -80,15 +81,6 @@ async function localClusterPort(): Promise<number> {
   const port = await freePort();
   log.warn(`port ${preferred} is taken (another Solana validator?): the local cluster listens on ${port} instead and the worker follows it there (set LOCALNET_PORT to choose)`);
   return port;
-}
-
-/** A non-negative number from the environment, or a StartupError naming the variable. */
-function numberSetting(name: string, fallback: number): number {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0) throw new StartupError(`${name} must be a non-negative number, got "${raw}"`, `correct it or unset it for ${fallback}`);
-  return value;
 }
 
 /** How the web server is launched: the one place to change it. */

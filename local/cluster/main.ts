@@ -1,3 +1,4 @@
+import { numberSetting } from "../../lib/number-setting";
 import { requireFreePort } from "../../lib/ports";
 import { exitWithOneLine } from "../../lib/startup-error";
 import { startLocalCluster } from "./cluster";
@@ -9,27 +10,19 @@ import { startLocalCluster } from "./cluster";
  * LOCALNET_DATA_DIR (unset: the ledger lives in memory; set: kept there and
  * continued on the next start).
  */
-const numberFromEnv = (name: string, fallback: number): number => {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value < 0) throw new Error(`${name} must be a non-negative number, got "${raw}"`);
-  return value;
-};
-
 const startedAt = Date.now();
 // A taken port (a solana-test-validator on 8899, say) is one line, before the ledger is built.
 const cluster = await (async () => {
-  const port = numberFromEnv("LOCALNET_PORT", 8899);
+  const port = numberSetting("LOCALNET_PORT", 8899);
   const host = process.env.LOCALNET_HOST || "127.0.0.1";
   if (port) await requireFreePort(port, "LOCALNET_PORT", "the local cluster");
   return startLocalCluster({
     seed: process.env.LOCALNET_SEED || "localnet",
     port,
     host,
-    history: numberFromEnv("LOCALNET_HISTORY", 2_000),
-    txPerSecond: numberFromEnv("LOCALNET_TPS", 3),
-    v0Share: numberFromEnv("LOCALNET_V0_SHARE", 0.2),
+    history: numberSetting("LOCALNET_HISTORY", 2_000),
+    txPerSecond: numberSetting("LOCALNET_TPS", 3),
+    v0Share: numberSetting("LOCALNET_V0_SHARE", 0.2),
     live: true,
   });
 })().catch((error: unknown) => exitWithOneLine("localnet", error));

@@ -1,4 +1,5 @@
 import { readFileSync } from "node:fs";
+import { numberSetting } from "../../lib/number-setting";
 import { requireFreePort } from "../../lib/ports";
 import { exitWithOneLine } from "../../lib/startup-error";
 import type { TokenSpec } from "./data";
@@ -8,24 +9,27 @@ import { startTokenStandin } from "./server";
 // TOKENS_LIMIT / TOKENS_WINDOW_MS set its own rate limit; TOKENS_EXTRA_FILE names a
 // JSON array of extra token specs (the local cluster's mints).
 
-const int = (name: string, fallback: number) => {
-  const value = process.env[name];
-  if (value === undefined || value === "") return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer`);
-  return n;
-};
-
 const extraFile = process.env.TOKENS_EXTRA_FILE;
 const extraTokens = extraFile ? (JSON.parse(readFileSync(extraFile, "utf8")) as TokenSpec[]) : [];
 
-const port = int("TOKENS_PORT", 8787);
+const settings = (() => {
+  try {
+    return {
+      port: numberSetting("TOKENS_PORT", 8787, { integer: true }),
+      limit: numberSetting("TOKENS_LIMIT", 30, { integer: true }),
+      windowMs: numberSetting("TOKENS_WINDOW_MS", 60_000, { integer: true }),
+    };
+  } catch (error) {
+    return exitWithOneLine("tokens:local", error);
+  }
+})();
+const { port } = settings;
 if (port) await requireFreePort(port, "TOKENS_PORT", "the token stand-in").catch((error: unknown) => exitWithOneLine("tokens:local", error));
 const standin = await startTokenStandin({
   port,
   host: process.env.TOKENS_HOST ?? "127.0.0.1",
-  limit: int("TOKENS_LIMIT", 30),
-  windowMs: int("TOKENS_WINDOW_MS", 60_000),
+  limit: settings.limit,
+  windowMs: settings.windowMs,
   apiKey: process.env.TOKENS_API_KEY || undefined,
   extraTokens,
 });

@@ -71,6 +71,8 @@ export function parseQuery<S extends z.ZodRawShape>(url: URL, schema: z.ZodObjec
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const param = String(issue?.path[0] ?? "query");
+  // A required parameter left out (or empty) is missing, not invalid.
+  if (!(param in raw)) throw new ApiError("missing_parameter", `${param} is required`, param);
   throw new ApiError("invalid_parameter", issue?.message ?? `${param} is invalid`, param);
 }
 

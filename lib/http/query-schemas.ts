@@ -43,12 +43,15 @@ const candleLimit = z
   .transform(Number)
   .refine((n) => n >= 1, { message: `limit must be an integer from 1 to ${MAX_CANDLES}` })
   .transform((n) => Math.min(n, MAX_CANDLES))
-  .default(500);
+  .default(500)
+  .meta({ description: `Candles at most, 1 or more (above ${MAX_CANDLES} is clamped); default 500`, example: "500" });
 
 export const candleQuery = z.object({
   tokenMint: address("tokenMint"),
   paymentMint: address("paymentMint"),
-  resolution: z.enum(resolutionNames, { message: `resolution must be one of ${resolutionNames.join(", ")}` }),
+  resolution: z
+    .enum(resolutionNames, { message: `resolution must be one of ${resolutionNames.join(", ")}` })
+    .meta({ description: "The bucket's length", example: "1h" }),
   fromTime: unixSeconds("fromTime").optional(),
   toTime: unixSeconds("toTime").optional(),
   limit: candleLimit,

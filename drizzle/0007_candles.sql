@@ -169,5 +169,17 @@ CREATE TRIGGER fills_candles_update AFTER UPDATE ON fills
 CREATE TRIGGER fills_candles_delete AFTER DELETE ON fills
   REFERENCING OLD TABLE AS old_fills FOR EACH STATEMENT EXECUTE FUNCTION fills_candles_statement();
 --> statement-breakpoint
--- Candles of fills recorded before this migration.
-SELECT candles_add(ARRAY(SELECT f FROM fills f), ARRAY[60, 300, 900, 3600, 14400, 86400]);
+-- Candles of fills recorded before this migration, in slot ranges of about
+-- 50,000 fills (merging is order-free), so no array holds the whole table.
+DO $$
+DECLARE
+  lo bigint := -1;
+  hi bigint;
+BEGIN
+  LOOP
+    SELECT max(slot) INTO hi FROM (SELECT slot FROM fills WHERE slot > lo ORDER BY slot LIMIT 50000) s;
+    EXIT WHEN hi IS NULL;
+    PERFORM candles_add(ARRAY(SELECT f FROM fills f WHERE f.slot > lo AND f.slot <= hi), ARRAY[60, 300, 900, 3600, 14400, 86400]);
+    lo := hi;
+  END LOOP;
+END $$;

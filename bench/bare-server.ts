@@ -1,5 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { Database } from "../lib/db/client";
+import { CANDLE_RESOLUTIONS, type CandleResolution } from "../lib/http/query-schemas";
+import { listCandles } from "../lib/queries/candles";
 import { listFills, listOfferFills } from "../lib/queries/fills";
 import { getOffer, listOffers } from "../lib/queries/offers";
 import { makerStats, protocolStats } from "../lib/queries/stats";
@@ -45,6 +47,14 @@ async function answer(db: Database, url: URL): Promise<string | undefined> {
   if (parts[1] === "makers" && parts[3] === "stats") return makerStats(db, parts[2]!);
   if (parts[1] === "makers" && parts[3] === "offers") {
     return listOffers(db, { status: (opt(q, "status") ?? "open") as OfferStatus, maker: parts[2]!, ...page });
+  }
+  if (parts[1] === "candles") {
+    return listCandles(db, {
+      tokenMint: q.get("tokenMint") ?? "",
+      paymentMint: q.get("paymentMint") ?? "",
+      resolution: CANDLE_RESOLUTIONS[(q.get("resolution") ?? "1h") as CandleResolution],
+      limit: Math.min(num(q, "limit", 500), 1500),
+    });
   }
   return undefined;
 }

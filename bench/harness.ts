@@ -20,9 +20,14 @@ export async function ensureBuild(): Promise<void> {
  * Starts a process; resolves once `ready` sees its output say so, or it sends
  * an IPC message, or (`ready` null) as soon as it is running.
  */
-export function spawnServer(args: string[], env: Record<string, string>, ready: ((out: string) => boolean) | null): Promise<ChildProcess> {
+export function spawnServer(
+  args: string[],
+  env: Record<string, string>,
+  ready: ((out: string) => boolean) | null,
+  node = process.execPath,
+): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe", "ipc"] });
+    const child = spawn(node, args, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe", "ipc"] });
     let out = "";
     if (ready === null) child.once("spawn", () => resolve(child));
     const check = (d: Buffer) => {
@@ -36,18 +41,19 @@ export function spawnServer(args: string[], env: Record<string, string>, ready: 
   });
 }
 
-/** The web as `npm run web` runs it: Next.js behind scripts/web-server.ts. */
-export const startNext = (port: number, env: Record<string, string>) =>
+/** The web as `npm run web` runs it: Next.js behind scripts/web-server.ts, in one process, on the given Node binary. */
+export const startNext = (port: number, env: Record<string, string>, node = process.execPath) =>
   spawnServer(
     [path.join(ROOT, "scripts/web.mjs")],
     { NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", LOG_LEVEL: "warn", ...env, PORT: String(port), HOST: "127.0.0.1" },
     (out) => out.includes("serving on"),
+    node,
   );
 
 export interface Load {
   rps: number;
   requests: number;
-  /** Latency percentiles of the 2xx responses, in ms to 0.1 ms. */
+  /** Latency percentiles of the 2xx and 304 responses, in ms to 0.1 ms. */
   p50: number;
   p99: number;
   errors: number;
@@ -67,20 +73,35 @@ const quantile = (sorted: number[], q: number) => Math.round(10 * (sorted[Math.m
  * unless BENCH_ACCEPT_ENCODING sets one (browsers send gzip, which makes
  * `next start` compress each answer; see README "Performance").
  */
-export async function load(baseUrl: string, paths: string[], seconds: number, connections = 32): Promise<Load> {
+export async function load(
+  baseUrl: string,
+  paths: string[],
+  seconds: number,
+  connections = 32,
+  headers: Record<string, string> = {},
+): Promise<Load> {
   let i = 0;
+  let failed = 0;
   const latencies: number[] = [];
   const result = await new Promise<autocannon.Result>((resolve, reject) => {
     const instance = autocannon(
-      { url: baseUrl, connections, duration: seconds, headers: acceptEncoding, requests: [{ setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length]! }) }] },
+      {
+        url: baseUrl,
+        connections,
+        duration: seconds,
+        headers: { ...acceptEncoding, ...headers },
+        requests: [{ setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length]! }) }],
+      },
       (error, result) => (error ? reject(error) : resolve(result)),
     );
     instance.on("response", (_client, statusCode, _bytes, ms) => {
-      if (statusCode < 300) latencies.push(ms);
+      // A 304 is a full answer to a conditional request.
+      if (statusCode < 300 || statusCode === 304) latencies.push(ms);
+      else failed++;
     });
   });
   latencies.sort((a, b) => a - b);
-  return { rps: result.requests.average, requests: result.requests.total, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), errors: result.non2xx + result.errors + result.timeouts };
+  return { rps: result.requests.average, requests: result.requests.total, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), errors: failed + result.errors + result.timeouts };
 }
 
 /** CPU seconds (user + system) a process has used so far; Linux only, else NaN. */

@@ -15,6 +15,8 @@ const ENDPOINTS = [
   "GET /v1/trending",
   "GET /v1/markets (extension: pairs with open offers or recent fills)",
   "GET /v1/stream (extension: Server-Sent Events of fills, offer changes and revokes)",
+  "GET /v1/candles?tokenMint=&paymentMint=&resolution= (extension: OHLC candles of one pair)",
+  "GET /v1/openapi.json (OpenAPI 3.1; rendered at /docs)",
 ];
 
 // A constant document: serialised once, not per request.

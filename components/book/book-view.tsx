@@ -5,7 +5,7 @@ import Link from "next/link";
 import { useMemo } from "react";
 import { spread } from "@/lib/ui/price";
 import type { FillList, OfferList } from "@/lib/ui/types";
-import { useBookSide, useFills } from "../data/queries";
+import { useBookSide, useCandles, useFills } from "../data/queries";
 import { useToken } from "../data/tokens";
 import { FillsTable } from "../fills/fills-table";
 import { Address } from "../ui/address";
@@ -67,7 +67,8 @@ export function BookView({ tokenMint, paymentMint, initial }: { tokenMint: strin
   const askData = asks.data ?? initial.asks;
   const bidData = bids.data ?? initial.bids;
   const fillRows = (fills.data ?? initial.fills).fills;
-  const points = useMemo(() => chartPoints(fillRows, token, payment), [fillRows, token, payment]);
+  const candles = useCandles(tokenMint, paymentMint);
+  const points = useMemo(() => chartPoints(candles.data ?? [], token, payment), [candles.data, token, payment]);
 
   return (
     <div className="space-y-6">

@@ -1,9 +1,10 @@
 "use client";
 
 import { useEffect, useRef } from "react";
-import { chartNumber, fillPrice } from "@/lib/ui/price";
+import { formatDecimal, parseDecimal } from "@/lib/program/decimal";
 import { formatUnits } from "@/lib/program/units";
-import type { Fill, Token } from "@/lib/ui/types";
+import { chartNumber } from "@/lib/ui/price";
+import type { Candle, Token } from "@/lib/ui/types";
 
 export interface ChartPoint {
   time: number;
@@ -12,22 +13,23 @@ export interface ChartPoint {
 }
 
 /**
- * The pair's fills as chart points, oldest first, one per second (the chart
- * needs strictly increasing times; fills in one second keep the last price and
- * sum their volume). Prices are exact decimals turned into floats only here,
- * for plotting.
+ * The pair's one-minute candles (GET /v1/candles, oldest first) as chart
+ * points: each minute's close in payment per whole token and its payment
+ * volume. Prices are exact decimals turned into floats only here, for plotting.
  */
-export function chartPoints(fills: Fill[], token: Token | undefined, payment: Token | undefined): ChartPoint[] {
-  const bySecond = new Map<number, ChartPoint>();
-  for (const f of [...fills].reverse()) {
-    const price = fillPrice(f.fillAmount, f.paymentAmount, token?.decimals ?? 0, payment?.decimals ?? 0);
-    if (price === null) continue;
-    const time = Math.floor(Date.parse(f.blockTime) / 1000);
-    const volume = chartNumber(formatUnits(BigInt(f.paymentAmount), payment?.decimals ?? 0));
-    const prev = bySecond.get(time);
-    bySecond.set(time, { time, price: chartNumber(price), volume: (prev?.volume ?? 0) + volume });
-  }
-  return [...bySecond.values()].sort((a, b) => a.time - b.time);
+export function chartPoints(candles: Candle[], token: Token | undefined, payment: Token | undefined): ChartPoint[] {
+  const tokenDecimals = token?.decimals;
+  const paymentDecimals = payment?.decimals;
+  if (tokenDecimals == null || paymentDecimals == null) return [];
+  const shift = tokenDecimals - paymentDecimals;
+  return candles.map((c) => {
+    const close = parseDecimal(c.close);
+    return {
+      time: c.time,
+      price: chartNumber(formatDecimal({ mantissa: close.mantissa, exponent: close.exponent + shift })),
+      volume: chartNumber(formatUnits(BigInt(c.quoteVolume), paymentDecimals)),
+    };
+  });
 }
 
 function cssVar(name: string): string {
@@ -94,5 +96,5 @@ export function PriceChart({ points }: { points: ChartPoint[] }) {
     api.current?.setData(points);
   }, [points]);
 
-  return <div ref={box} className="h-64 w-full" role="img" aria-label="Price of the pair's fills over time" data-testid="price-chart" />;
+  return <div ref={box} className="h-64 w-full" role="img" aria-label="Price of the pair's fills over time (one-minute closes)" data-testid="price-chart" />;
 }

@@ -45,6 +45,17 @@ export function useFills(query: FillQuery, initial?: FillList) {
   });
 }
 
+/** A pair's last day of one-minute candles (the book's price chart). */
+export function useCandles(tokenMint: string, paymentMint: string) {
+  return useQuery({
+    queryKey: ["candles", tokenMint, paymentMint],
+    queryFn: ({ signal }) => api.candles({ tokenMint, paymentMint, resolution: "1m", limit: 1440 }, signal),
+    select: (d) => d.candles,
+    refetchInterval: POLL_MS.list,
+    placeholderData: keepPreviousData,
+  });
+}
+
 export function useOffer(pda: string, initial: Offer) {
   return useQuery({ queryKey: ["offer", pda], queryFn: ({ signal }) => api.offer(pda, signal), refetchInterval: POLL_MS.offer, ...seeded(initial) });
 }

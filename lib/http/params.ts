@@ -15,7 +15,10 @@ const decodesTo32Bytes = (value: string): boolean => {
 };
 
 export const address = (what: string) =>
-  z.string().refine(decodesTo32Bytes, { message: `${what} must be a base58 address of 32 bytes` });
+  z
+    .string()
+    .refine(decodesTo32Bytes, { message: `${what} must be a base58 address of 32 bytes` })
+    .meta({ description: "A base58 address of 32 bytes", example: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v" });
 
 const integerString = /^-?\d+$/;
 const integer = (name: string, min: number, max: number) =>
@@ -36,9 +39,12 @@ export const limit = z
   .transform(Number)
   .refine((n) => n >= 1, { message: `limit must be an integer from 1 to ${MAX_LIMIT}` })
   .transform((n) => Math.min(n, MAX_LIMIT))
-  .default(DEFAULT_LIMIT);
+  .default(DEFAULT_LIMIT)
+  .meta({ description: `Rows per page, 1 or more (above ${MAX_LIMIT} is clamped to ${MAX_LIMIT}); default ${DEFAULT_LIMIT}`, example: "50" });
 
-export const offset = integer("offset", 0, MAX_OFFSET).default(0);
+export const offset = integer("offset", 0, MAX_OFFSET)
+  .default(0)
+  .meta({ description: `Rows to skip, 0 to ${MAX_OFFSET}; not with cursor`, example: "0" });
 
 export const OFFER_STATUSES = ["open", "filled", "expired", "cancelled"] as const;
 export type OfferStatus = (typeof OFFER_STATUSES)[number];
@@ -48,9 +54,13 @@ export type Side = OfferSide;
 export const side = z.enum(OFFER_SIDES, { message: "side must be sell or buy" });
 
 /** Unix seconds; large enough for any timestamptz PostgreSQL accepts. */
-export const unixSeconds = (name: string) => integer(name, 0, 253_402_300_799);
+export const unixSeconds = (name: string) =>
+  integer(name, 0, 253_402_300_799).meta({ description: "Unix seconds, inclusive", example: "1780617600" });
 
-export const cursor = z.string().regex(/^[A-Za-z0-9_-]{1,200}$/, { message: "cursor must be a nextCursor value from an earlier page" });
+export const cursor = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{1,200}$/, { message: "cursor must be a nextCursor value from an earlier page" })
+  .meta({ description: "Extension: the nextCursor of an earlier page, to continue after its last row" });
 
 /**
  * Parses the query against a schema of the parameters a route reads; other
@@ -71,6 +81,8 @@ export function parseQuery<S extends z.ZodRawShape>(url: URL, schema: z.ZodObjec
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const param = String(issue?.path[0] ?? "query");
+  // A required parameter left out (or empty) is missing, not invalid.
+  if (!(param in raw)) throw new ApiError("missing_parameter", `${param} is required`, param);
   throw new ApiError("invalid_parameter", issue?.message ?? `${param} is invalid`, param);
 }
 

@@ -30,6 +30,33 @@ export const fillListQuery = z.object({
   ...page,
 });
 
+/** Candle resolutions and their lengths in seconds (the candles table's `resolution`). */
+export const CANDLE_RESOLUTIONS = { "1m": 60, "5m": 300, "15m": 900, "1h": 3600, "4h": 14_400, "1d": 86_400 } as const;
+export type CandleResolution = keyof typeof CANDLE_RESOLUTIONS;
+export const MAX_CANDLES = 1500;
+const resolutionNames = Object.keys(CANDLE_RESOLUTIONS) as [CandleResolution, ...CandleResolution[]];
+
+/** A day of minutes (1,440) or a year of days fits in one answer. */
+const candleLimit = z
+  .string()
+  .regex(/^-?\d+$/, { message: `limit must be an integer from 1 to ${MAX_CANDLES}` })
+  .transform(Number)
+  .refine((n) => n >= 1, { message: `limit must be an integer from 1 to ${MAX_CANDLES}` })
+  .transform((n) => Math.min(n, MAX_CANDLES))
+  .default(500)
+  .meta({ description: `Candles at most, 1 or more (above ${MAX_CANDLES} is clamped); default 500`, example: "500" });
+
+export const candleQuery = z.object({
+  tokenMint: address("tokenMint"),
+  paymentMint: address("paymentMint"),
+  resolution: z
+    .enum(resolutionNames, { message: `resolution must be one of ${resolutionNames.join(", ")}` })
+    .meta({ description: "The bucket's length", example: "1h" }),
+  fromTime: unixSeconds("fromTime").optional(),
+  toTime: unixSeconds("toTime").optional(),
+  limit: candleLimit,
+});
+
 export const offerFillListQuery = z.object({ ...page, limit: limit.default(200) });
 
 /** Rules across parameters, checked after each parameter on its own is valid. */

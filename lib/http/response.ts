@@ -1,12 +1,26 @@
-/** Cache policies of the read endpoints, named so each route states its own. */
+import { createHash } from "node:crypto";
+
+/**
+ * Cache policies of the read endpoints, named so each route states its own.
+ * `max-age` is what a browser may reuse; `s-maxage` and
+ * `stale-while-revalidate` let a CDN serve an answer that is a few seconds
+ * old while it fetches the next one, where that staleness is harmless: the
+ * book and feeds change by the second but a client polls them anyway, and a
+ * 304 on the revalidation (ETag) costs no body. Stats keep the contract's
+ * exact `public, max-age=10` (api-decisions.md "Caching headers").
+ */
 export const CACHE = {
   stats: "public, max-age=10",
-  list: "public, max-age=2",
-  offer: "public, max-age=2",
-  maker: "public, max-age=5",
-  tokens: "public, max-age=60",
-  index: "public, max-age=300",
-  trending: "public, max-age=30",
+  list: "public, max-age=2, s-maxage=2, stale-while-revalidate=5",
+  offer: "public, max-age=2, s-maxage=2, stale-while-revalidate=5",
+  maker: "public, max-age=5, s-maxage=5, stale-while-revalidate=10",
+  markets: "public, max-age=5, s-maxage=5, stale-while-revalidate=10",
+  // A closed candle never changes; the newest one changes with each fill.
+  candles: "public, max-age=5, s-maxage=5, stale-while-revalidate=30",
+  tokens: "public, max-age=60, s-maxage=300, stale-while-revalidate=600",
+  trending: "public, max-age=30, s-maxage=30, stale-while-revalidate=60",
+  // The endpoint list and the OpenAPI document change only with a deploy.
+  index: "public, max-age=300, s-maxage=300, stale-while-revalidate=3600",
   none: "no-store",
 } as const;
 
@@ -32,9 +46,31 @@ export type JsonBody = { text: string } | { value: unknown };
 const JSON_TYPE = "application/json; charset=utf-8";
 
 export function jsonResponse(body: JsonBody, status: number, cache: string, extra?: Record<string, string>): Response {
-  const text = "text" in body ? body.text : JSON.stringify(body.value, bigintReplacer);
+  const text = bodyText(body);
   const headers = { "content-type": JSON_TYPE, "cache-control": cache, ...CORS_ORIGIN };
   return new Response(text, { status, headers: extra ? { ...headers, ...extra } : headers });
+}
+
+export function bodyText(body: JsonBody): string {
+  return "text" in body ? body.text : JSON.stringify(body.value, bigintReplacer);
+}
+
+/** A strong validator: the SHA-1 of the exact bytes sent (before any content coding), quoted. */
+export function strongEtag(text: string): string {
+  return `"${createHash("sha1").update(text).digest("base64url")}"`;
+}
+
+/**
+ * Whether If-None-Match names this entity: `*`, or one of its comma-separated
+ * tags by the weak comparison RFC 9110 prescribes for it (W/ ignored).
+ */
+export function ifNoneMatchHits(header: string | null, etag: string): boolean {
+  if (header === null) return false;
+  for (const raw of header.split(",")) {
+    const tag = raw.trim();
+    if (tag === "*" || tag === etag || (tag.startsWith("W/") && tag.slice(2) === etag)) return true;
+  }
+  return false;
 }
 
 /** Raw amounts leave as decimal strings, never as numbers. */

@@ -1,6 +1,6 @@
 import { ApiError } from "./errors";
-import type { RateDecision, RateLimiter } from "./rate-limit";
-import { CACHE, CORS_PREFLIGHT_HEADERS, jsonResponse, type JsonBody } from "./response";
+import { rateLimitHeaders, type RateDecision, type RateLimiter } from "./rate-limit";
+import { bodyText, CACHE, CORS_ORIGIN, CORS_PREFLIGHT_HEADERS, ifNoneMatchHits, jsonResponse, strongEtag, type JsonBody } from "./response";
 
 export interface Reply {
   body: JsonBody;
@@ -50,8 +50,23 @@ export function isUnavailable(error: unknown): boolean {
   return cause !== undefined && cause !== error && isUnavailable(cause);
 }
 
-export function errorResponse(error: ApiError): Response {
-  return jsonResponse({ value: error.body }, error.status, CACHE.none, error.headers);
+export function errorResponse(error: ApiError, extra?: Record<string, string>): Response {
+  return jsonResponse({ value: error.body }, error.status, CACHE.none, extra ? { ...extra, ...error.headers } : error.headers);
+}
+
+/**
+ * A successful answer with its strong ETag; 304 without a body when the
+ * client's If-None-Match already names it (HEAD alike). The 304 repeats the
+ * validator and the cache policy (RFC 9110 15.4.5), so caches refresh theirs.
+ */
+export function okResponse(request: Request, reply: Reply, extra: Record<string, string> | undefined): Response {
+  const text = bodyText(reply.body);
+  const etag = strongEtag(text);
+  const headers = extra ? { ...extra, etag } : { etag };
+  if (ifNoneMatchHits(request.headers.get("if-none-match"), etag)) {
+    return new Response(null, { status: 304, headers: { "cache-control": reply.cache, ...CORS_ORIGIN, ...headers } });
+  }
+  return jsonResponse({ text }, reply.status ?? 200, reply.cache, headers);
 }
 
 /**
@@ -96,8 +111,11 @@ async function retryOnceIfUnavailable<T>(run: () => Promise<T>): Promise<T> {
   }
 }
 
-const SERVE: RateDecision = { allowed: true, retryAfter: 0 };
 const PREFLIGHT_HEADERS = { ...CORS_PREFLIGHT_HEADERS, allow: ALLOW };
+
+const methodNotAllowed: Handler = async (request) => {
+  throw new ApiError("method_not_allowed", `${request.method} is not allowed: this API is read-only (GET)`, undefined, { allow: ALLOW });
+};
 
 /**
  * Wraps a read handler into the methods of a /v1 route: GET and HEAD run it,
@@ -108,6 +126,7 @@ export function createRoute(deps: RouteDeps) {
   /** `pattern` names the route in metrics (e.g. "/v1/offers/[pda]"): bounded, unlike raw paths. */
   return function route(pattern: string, handler: Handler) {
     const observe = deps.observe;
+    const answer = answerWith(handler);
     const GET = async (request: Request, context: RouteContext): Promise<Response> => {
       if (!observe) return answer(request, context);
       const started = performance.now();
@@ -115,43 +134,45 @@ export function createRoute(deps: RouteDeps) {
       observe(pattern, response.status, (performance.now() - started) / 1000);
       return response;
     };
-    const answer = async (request: Request, context: RouteContext): Promise<Response> => {
+    const OPTIONS = async (): Promise<Response> =>
+      new Response(null, { status: 204, headers: PREFLIGHT_HEADERS });
+    // Other methods spend the budget too (and so carry its headers): they are requests all the same.
+    const notAllowed = answerWith(methodNotAllowed);
+    return { GET, HEAD: GET, OPTIONS, POST: notAllowed, PUT: notAllowed, PATCH: notAllowed, DELETE: notAllowed };
+  };
+
+  function answerWith(handler: Handler) {
+    return async (request: Request, context: RouteContext): Promise<Response> => {
+      let budget: Record<string, string> | undefined;
       try {
-        let decision: RateDecision;
+        let decision: RateDecision | undefined;
         try {
           decision = await deps.limiter().take(clientKey(request, deps.trustProxy()));
         } catch (error) {
           // The budget is a soft guard: if its store (Redis) is down, serve rather than refuse.
           deps.log(error, request);
-          decision = SERVE;
         }
-        if (!decision.allowed) {
+        budget = decision && rateLimitHeaders(decision);
+        if (decision && !decision.allowed) {
           deps.rateLimited?.();
           throw new ApiError("rate_limited", "too many requests: slow down and retry after the delay given", undefined, {
-            "retry-after": String(decision.retryAfter),
+            "retry-after": String(decision.reset),
           });
         }
         const url = new URL(request.url);
         const params = await context.params;
         const reply = await retryOnceIfUnavailable(() => handler(request, url, params));
         if (reply instanceof Response) return reply;
-        return jsonResponse(reply.body, reply.status ?? 200, reply.cache);
+        return okResponse(request, reply, budget);
       } catch (error) {
-        if (error instanceof ApiError) return errorResponse(error);
+        if (error instanceof ApiError) return errorResponse(error, budget);
         if (isUnavailable(error)) {
           deps.log(error, request);
-          return errorResponse(new ApiError("unavailable", "the database is unreachable; try again shortly", undefined, { "retry-after": "5" }));
+          return errorResponse(new ApiError("unavailable", "the database is unreachable; try again shortly", undefined, { "retry-after": "5" }), budget);
         }
         deps.log(error, request);
-        return errorResponse(new ApiError("internal_error", "internal error"));
+        return errorResponse(new ApiError("internal_error", "internal error"), budget);
       }
     };
-    const OPTIONS = async (): Promise<Response> =>
-      new Response(null, { status: 204, headers: PREFLIGHT_HEADERS });
-    const notAllowed = async (request: Request): Promise<Response> =>
-      errorResponse(
-        new ApiError("method_not_allowed", `${request.method} is not allowed: this API is read-only (GET)`, undefined, { allow: ALLOW }),
-      );
-    return { GET, HEAD: GET, OPTIONS, POST: notAllowed, PUT: notAllowed, PATCH: notAllowed, DELETE: notAllowed };
-  };
+  }
 }

@@ -1,5 +1,5 @@
 import { FEE_BPS, FEE_DENOMINATOR, isAcceptedPaymentMint, MAX_EXPIRY_SECONDS, MAX_PRICE_SCALE, U64_MAX } from "./constants";
-import { type Decimal, normalizeDecimal, parseDecimal, pow10 } from "./decimal";
+import { type Decimal, formatDecimal, normalizeDecimal, parseDecimal, pow10 } from "./decimal";
 import type { OfferProgramErrorName } from "./errors";
 import type { CreateOfferArgs } from "./instruction-data";
 import type { OfferAccount } from "./offer-account";
@@ -167,4 +167,9 @@ export function offerStatus(offer: Pick<OfferAccount, "state" | "expiresAt">, no
     case "active":
       return nowUnixSeconds < offer.expiresAt ? "open" : "expired";
   }
+}
+
+/** A fill's price as the API writes it: pricePerToken / 10^priceScale, exact, no trailing zeros (as SQL fill_price). */
+export function priceString(pricePerToken: bigint, priceScale: number): string {
+  return formatDecimal({ mantissa: pricePerToken, exponent: -priceScale });
 }

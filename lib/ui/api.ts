@@ -1,5 +1,5 @@
 import type { FillFilters } from "../queries/fills";
-import type { FillList, MakerStats, Market, Offer, OfferFillList, OfferList, OfferStatus, ProtocolStats, Token, Trending } from "./types";
+import type { Candle, FillList, MakerStats, Market, Offer, OfferFillList, OfferList, OfferStatus, ProtocolStats, Token, Trending } from "./types";
 
 // The browser's client for /v1: one function per endpoint, same origin.
 
@@ -57,6 +57,8 @@ export const api = {
     get<OfferList>(`/makers/${maker}/offers`, { ...q }, signal),
   stats: (signal?: AbortSignal) => get<ProtocolStats>("/stats", {}, signal),
   markets: (signal?: AbortSignal) => get<{ markets: Market[] }>("/markets", {}, signal),
+  candles: (q: { tokenMint: string; paymentMint: string; resolution: string; limit?: number }, signal?: AbortSignal) =>
+    get<{ candles: Candle[] }>("/candles", { ...q }, signal),
   trending: (signal?: AbortSignal) => get<Trending>("/trending", {}, signal),
   tokens: (mints: string[], signal?: AbortSignal) => get<{ tokens: Token[] }>("/tokens", { mints: mints.join(",") }, signal),
 };

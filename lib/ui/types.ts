@@ -108,6 +108,18 @@ export interface Market {
   lastFillAt: string | null;
 }
 
+/** A bucket of a pair's fills (GET /v1/candles): prices in raw payment units per raw token unit. */
+export interface Candle {
+  time: number;
+  open: string;
+  high: string;
+  low: string;
+  close: string;
+  volume: string;
+  quoteVolume: string;
+  fills: number;
+}
+
 export interface Trending {
   items: TrendingItem[];
   fetchedAt: number;

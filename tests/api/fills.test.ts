@@ -62,7 +62,7 @@ describe("GET /v1/fills", () => {
   it("lists every fill newest first, by slot then position in the transaction", async () => {
     const { status, headers, body } = await server.json("/v1/fills?limit=200");
     expect(status).toBe(200);
-    expect(headers.get("cache-control")).toMatch(/^public, max-age=\d$/);
+    expect(headers.get("cache-control")).toMatch(/^public, max-age=\d, s-maxage=\d+, stale-while-revalidate=\d+$/);
     expect(ids(body)).toEqual(newestFirst(fills));
   });
 

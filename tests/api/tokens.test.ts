@@ -42,7 +42,7 @@ describe("GET /v1/tokens", () => {
     const mints = [known[2]!.mint, known[0]!.mint, known[1]!.mint];
     const { status, body, headers } = await server.json(`/v1/tokens?mints=${mints.join(",")}`);
     expect(status).toBe(200);
-    expect(headers.get("cache-control")).toMatch(/^public, max-age=\d+$/);
+    expect(headers.get("cache-control")).toMatch(/^public, max-age=\d+, s-maxage=\d+, stale-while-revalidate=\d+$/);
     expect(body.tokens.map((t: { mint: string }) => t.mint)).toEqual(mints);
     const usdc = (await server.json(`/v1/tokens?mints=${USDC.mint}`)).body.tokens[0];
     expect(usdc).toEqual({ mint: USDC.mint, symbol: "USDC", name: USDC.name, decimals: 6, imageUrl: expect.stringMatching(/^https?:\/\//) });

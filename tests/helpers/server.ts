@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { freePort } from "../../lib/db/embedded";
+import { checkContract } from "./contract";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const WEB_LAUNCHER = path.join(ROOT, "scripts/web.mjs");
@@ -10,7 +11,7 @@ export interface WebServer {
   /** The web process's id (for its memory, or a kill -9). */
   pid: number;
   get(pathAndQuery: string, init?: RequestInit): Promise<Response>;
-  /** GET and parse: the status, headers and JSON body. */
+  /** GET and parse: the status, headers and JSON body, checked against the OpenAPI document (tests/helpers/contract.ts). */
   json<T = any>(pathAndQuery: string, init?: RequestInit): Promise<{ status: number; headers: Headers; body: T }>;
   stop(): Promise<void>;
   /** Everything the server wrote to stdout and stderr so far. */
@@ -60,6 +61,7 @@ export async function startWebServer(env: Record<string, string>): Promise<WebSe
       } catch {
         throw new Error(`${p} answered ${response.status} with a body that is not JSON: ${text.slice(0, 300)}`);
       }
+      if ((init?.method ?? "GET") === "GET") checkContract(p, response.status, body);
       return { status: response.status, headers: response.headers, body: body as any };
     },
     async stop() {

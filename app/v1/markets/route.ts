@@ -6,5 +6,5 @@ export const dynamic = "force-dynamic";
 
 export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route("/v1/markets", async () => ({
   body: { text: await listMarkets(database()) },
-  cache: CACHE.maker,
+  cache: CACHE.markets,
 }));

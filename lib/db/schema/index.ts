@@ -4,3 +4,4 @@ export * from "./stats";
 export * from "./scanner";
 export * from "./chain";
 export * from "./feed";
+export * from "./candles";

@@ -1,0 +1,13 @@
+import { openApiDocument } from "@/lib/http/openapi/document";
+import { CACHE } from "@/lib/http/response";
+import { route } from "@/lib/runtime";
+
+export const dynamic = "force-dynamic";
+
+// Generated once per process, on first request: the schemas do not change while it runs.
+let text: string | undefined;
+
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route("/v1/openapi.json", async () => {
+  text ??= JSON.stringify(openApiDocument());
+  return { body: { text }, cache: CACHE.index };
+});

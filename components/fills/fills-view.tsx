@@ -7,6 +7,7 @@ import { fillsHref, type FillFilterValues, type ParsedFilters } from "@/lib/ui/f
 import { fillsCsv } from "@/lib/ui/fills-csv";
 import type { FillList, Token } from "@/lib/ui/types";
 import { useFills } from "../data/queries";
+import { useLiveFeed } from "../live/live-provider";
 import { fetchTokens } from "../data/tokens";
 import { Panel } from "../ui/panel";
 import { ErrorState, StaleNote } from "../ui/states";
@@ -39,6 +40,9 @@ export function FillsView({ filters, initial, tokenOptions }: { filters: ParsedF
 
   const values: FillFilterValues = filters.values;
   const live = !values.cursor;
+  // The stream filters by what it can (not taker or time); the merge checks every filter.
+  const { tokenMint, paymentMint, maker } = filters.query;
+  useLiveFeed(live ? { tokenMint, paymentMint, maker, types: ["fill", "revoke"] } : null);
 
   async function exportCsv() {
     setExporting(true);

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { groupThousands } from "@/lib/ui/format";
 import { OFFER_STATUSES as STATUS_TABS, type FillList, type MakerStats, type OfferList, type OfferStatus } from "@/lib/ui/types";
 import { useFills, useMakerOffers, useMakerStats } from "../data/queries";
+import { useLiveFeed } from "../live/live-provider";
 import { FillsTable } from "../fills/fills-table";
 import { Address } from "../ui/address";
 import { SideBadge, StatusBadge } from "../ui/badges";
@@ -108,6 +109,7 @@ export interface MakerInitial {
 }
 
 export function MakerView({ maker, status, cursor, initial }: { maker: string; status: OfferStatus; cursor?: string; initial: MakerInitial }) {
+  useLiveFeed({ maker });
   const { data: stats = initial.stats, error } = useMakerStats(maker, initial.stats);
   const { data: offers = initial.offers } = useMakerOffers(maker, status, cursor, initial.offers);
   const { data: fills = initial.fills } = useFills({ maker, limit: 50 }, initial.fills);

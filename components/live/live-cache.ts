@@ -4,17 +4,18 @@ import type { Query, QueryClient, QueryKey } from "@tanstack/react-query";
 import type { FillQuery } from "@/lib/ui/api";
 import type { LiveEvent } from "@/lib/ui/live-events";
 import { dropSignature, mergeBookOffer, mergeFill, mergeMakerOffer, mergeOfferFill } from "@/lib/ui/live-merge";
+import { POLL_MS } from "@/lib/ui/refresh";
 import type { FillList, OfferFillList, OfferList, OfferStatus, Side } from "@/lib/ui/types";
 
 // The stream's events applied to the React Query caches of components/data/queries.ts:
 // lists are merged in place (lib/ui/live-merge.ts); aggregates that the client
-// cannot compute (markets, protocol and maker stats) are refetched, at most
-// once a second however many events arrive.
+// cannot compute (markets, protocol and maker stats) are refetched when shown,
+// at once and then at most once per their cache lifetime however many events
+// arrive (a sooner fetch could only get the browser's cached copy).
 
 /** The query keys the stream keeps fresh; a reset or a gap refetches these. */
 export const LIVE_KEYS: readonly QueryKey[] = [["fills"], ["book"], ["offer"], ["offer-fills"], ["maker-offers"], ["markets"], ["stats"], ["maker-stats"]];
 
-const AGGREGATE_THROTTLE_MS = 1_000;
 
 function update<T>(client: QueryClient, prefix: QueryKey, change: (data: T, key: readonly unknown[]) => T): void {
   for (const query of client.getQueryCache().findAll({ queryKey: prefix }) as Query<T>[]) {
@@ -25,10 +26,12 @@ function update<T>(client: QueryClient, prefix: QueryKey, change: (data: T, key:
   }
 }
 
+/** Aggregates are refetched on change, but no sooner than their cache header lets a fetch see something new. */
+const AGGREGATE_PACE_MS: Record<string, number> = { markets: POLL_MS.markets, stats: POLL_MS.stats, "maker-stats": POLL_MS.makerStats };
+
 export class LiveCache {
-  private pending = new Map<string, QueryKey>();
-  private timer: ReturnType<typeof setTimeout> | null = null;
-  private lastFlush = 0;
+  private readonly lastRun = new Map<string, number>();
+  private readonly timers = new Map<string, ReturnType<typeof setTimeout>>();
 
   constructor(private readonly client: QueryClient) {}
 
@@ -70,22 +73,28 @@ export class LiveCache {
   }
 
   dispose(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    this.timers.clear();
   }
 
   private refreshAggregates(maker: string | undefined): void {
-    this.pending.set("markets", ["markets"]);
-    this.pending.set("stats", ["stats"]);
-    this.pending.set(maker ? `maker:${maker}` : "maker", maker ? ["maker-stats", maker] : ["maker-stats"]);
-    if (this.timer) return;
-    const wait = Math.max(0, this.lastFlush + AGGREGATE_THROTTLE_MS - Date.now());
-    this.timer = setTimeout(() => {
-      this.timer = null;
-      this.lastFlush = Date.now();
-      const keys = [...this.pending.values()];
-      this.pending.clear();
-      for (const queryKey of keys) void this.client.invalidateQueries({ queryKey });
-    }, wait);
+    this.refreshSoon("markets", ["markets"]);
+    this.refreshSoon("stats", ["stats"]);
+    this.refreshSoon("maker-stats", maker ? ["maker-stats", maker] : ["maker-stats"]);
+  }
+
+  /** At once when the last refetch of this kind is older than its pace, else once at the end of it. */
+  private refreshSoon(kind: string, queryKey: QueryKey): void {
+    if (this.client.getQueryCache().findAll({ queryKey, type: "active" }).length === 0) return;
+    const key = JSON.stringify(queryKey);
+    if (this.timers.has(key)) return;
+    const wait = Math.max(0, (this.lastRun.get(key) ?? -Infinity) + (AGGREGATE_PACE_MS[kind] ?? 0) - Date.now());
+    const run = () => {
+      this.timers.delete(key);
+      this.lastRun.set(key, Date.now());
+      void this.client.invalidateQueries({ queryKey });
+    };
+    if (wait === 0) run();
+    else this.timers.set(key, setTimeout(run, wait));
   }
 }

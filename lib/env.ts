@@ -45,6 +45,16 @@ export const serverEnvSchema = z.object({
   RPC_CONCURRENCY: positiveInt(16),
   RPC_TIMEOUT_MS: positiveInt(15_000),
   RECONCILE_INTERVAL_MS: positiveInt(300_000),
+  /** The live feed (GET /v1/stream): hours of events kept for resuming readers (the worker prunes older ones). */
+  FEED_RETENTION_HOURS: z.coerce.number().positive().default(168),
+  /** Open streams one client IP may hold on one web process. */
+  STREAM_MAX_PER_CLIENT: positiveInt(10),
+  /** Bytes a stream may have waiting for a reader that does not read before it is cut off. */
+  STREAM_QUEUE_BYTES: positiveInt(262_144),
+  /** A comment line this often keeps proxies from closing an idle stream. */
+  STREAM_HEARTBEAT_MS: positiveInt(15_000),
+  /** The `retry:` a stream tells clients: how long to wait before reconnecting. */
+  STREAM_RETRY_MS: positiveInt(2_000),
   WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   /** Log lines for people (`pretty`) or collectors (`json`); default: pretty on a terminal, JSON otherwise. */

@@ -16,6 +16,10 @@ export interface WebMetrics {
   dbConnections: Gauge<"state">;
   dbPoolMax: Gauge;
   dbUp: Gauge;
+  /** Open GET /v1/stream connections on this process. */
+  streamsOpen: Gauge;
+  /** Streams cut off because their reader did not keep up. */
+  streamCutOffs: Counter;
 }
 
 export interface DatabaseProbe {
@@ -62,6 +66,12 @@ function createWebMetrics(): WebMetrics {
     }),
     dbPoolMax: new Gauge({ name: "offer_book_db_pool_max", help: "Most connections this process's pool opens", registers }),
     dbUp: new Gauge({ name: "offer_book_db_up", help: "1 when the last scrape reached the database, else 0", registers }),
+    streamsOpen: new Gauge({ name: "offer_book_streams_open", help: "Open /v1/stream connections on this process", registers }),
+    streamCutOffs: new Counter({
+      name: "offer_book_stream_cut_offs_total",
+      help: "Streams cut off because their reader did not keep up (it resumes with Last-Event-ID)",
+      registers,
+    }),
   };
 }
 

@@ -3,6 +3,7 @@ import type postgres from "postgres";
 import { decodeOfferAccount, takeAmounts } from "../lib/program";
 import { decodeTransaction, type DecodedTransaction } from "../lib/scanner/decode";
 import {
+  appendChanges,
   appliedSignatures,
   closeOffers,
   endOffers,
@@ -18,6 +19,7 @@ import {
   type OfferTerms,
   type ScannedTransaction,
 } from "../lib/store";
+import { feedChanges } from "./feed-changes";
 import { offerRowFromAccount } from "./offer-row";
 import type { Lease } from "./leader-lock";
 import type { ProgramRpc } from "./rpc";
@@ -198,15 +200,18 @@ export async function commitBatch(
   }
 
   const last = batch.at(-1)!;
-  await write((tx) =>
-    Promise.all([
+  const changes = feedChanges(decoded, fills);
+  await write(async (tx) => {
+    await Promise.all([
       ...(offers.length ? [insertOffers(tx, offers)] : []),
       ...(fills.length ? [recordFills(tx, fills)] : []),
       ...(ends.length ? [endOffers(tx, ends)] : []),
       ...(closes.length ? [closeOffers(tx, closes)] : []),
       ...(scanned.length ? [recordScannedTransactions(tx, scanned)] : []),
       writeCheckpoint(tx, programId, { lastSignature: last.signature, lastSlot: BigInt(last.slot) }),
-    ]),
-  );
+    ]);
+    // The live feed's events, rendered from the rows just written, committed with them.
+    await appendChanges(tx, changes);
+  });
   return result;
 }

@@ -1,6 +1,17 @@
 import type { Logger } from "pino";
 import type postgres from "postgres";
-import { markFinalized, newestScanned, readCheckpoint, undoTransaction, unfinalizedUpTo, writeCheckpoint } from "../lib/store";
+import {
+  appendOfferRows,
+  appendRevocations,
+  markFinalized,
+  newestScanned,
+  readCheckpoint,
+  revocationOf,
+  undoTransaction,
+  unfinalizedUpTo,
+  writeCheckpoint,
+  type Revocation,
+} from "../lib/store";
 import type { Lease } from "./leader-lock";
 import type { ProgramRpc } from "./rpc";
 
@@ -22,7 +33,16 @@ export async function settleFinality(sql: postgres.Sql, write: Lease["write"], r
     candidates.forEach((c, i) => (statuses[i] ? kept : gone).push(c.signature));
     await write(async (tx) => {
       if (kept.length) await markFinalized(tx, kept);
-      for (const signature of gone.reverse()) await undoTransaction(tx, signature);
+      // The live feed is told, in the same transaction: a revoke per undone
+      // transaction (newest first, as undone), then the offers' restored rows.
+      const revoked: Revocation[] = [];
+      for (const signature of gone.reverse()) {
+        const revocation = await revocationOf(tx, signature);
+        if (revocation) revoked.push(revocation);
+        await undoTransaction(tx, signature);
+      }
+      await appendRevocations(tx, revoked);
+      await appendOfferRows(tx, revoked.flatMap((r) => r.offerPdas));
       if (gone.length) {
         const checkpoint = await readCheckpoint(tx, programId);
         if (checkpoint.lastSignature && gone.includes(checkpoint.lastSignature)) {

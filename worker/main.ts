@@ -4,6 +4,7 @@ import { embeddedDatabaseUrl } from "../lib/db/embedded-url";
 import { env as readEnv, type ServerEnv } from "../lib/env";
 import { createLogger } from "../lib/log";
 import { exitWithOneLine, oneLine, StartupError } from "../lib/startup-error";
+import { pruneFeedEvery } from "./feed-retention";
 import { serveHealth } from "./health-server";
 import { refuseAnotherChain } from "./chain-guard";
 import { acquireLeadership } from "./leader-lock";
@@ -85,6 +86,7 @@ const metrics = createWorkerMetrics();
 const database = createOutageLog(log, "the database");
 const state: ScannerState = { caughtUp: false, lastSyncAt: 0, appliedTransactions: 0, appliedFills: 0 };
 let role: "standby" | "leader" | "stopping" = "standby";
+const stopPruning = pruneFeedEvery(sql, config.FEED_RETENTION_HOURS, log);
 
 if (config.WORKER_HEALTH_PORT !== undefined) {
   serveHealth(
@@ -153,6 +155,7 @@ while (!stopping.signal.aborted) {
 }
 
 role = "stopping";
+stopPruning();
 await disconnect(db);
 log.info("stopped");
 process.exit(0);

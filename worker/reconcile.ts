@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type postgres from "postgres";
 import { decodeOfferAccount } from "../lib/program";
-import { applyAccountSnapshot, insertOffers, touchOffers, type NewOffer } from "../lib/store";
+import { appendOfferRows, applyAccountSnapshot, insertOffers, touchOffers, type NewOffer } from "../lib/store";
 import { offerRowFromAccount } from "./offer-row";
 import type { Lease } from "./leader-lock";
 import type { ProgramRpc } from "./rpc";
@@ -23,6 +23,7 @@ export async function reconcileOffers(sql: postgres.Sql, write: Lease["write"], 
     // Pipelined, in order, in one transaction.
     const writes: PromiseLike<unknown>[] = [];
     const unseen: NewOffer[] = [];
+    const changed: string[] = [];
     for (const { pda, data } of accounts) {
       const offer = data && decodeOfferAccount(data);
       if (!offer) continue;
@@ -37,14 +38,19 @@ export async function reconcileOffers(sql: postgres.Sql, write: Lease["write"], 
         // will not lower it again when the scan reaches them.
         writes.push(
           applyAccountSnapshot(tx, pda, { remainingSize: offer.remainingSize, state: offer.state, slot }).then(([applied]) => {
-            if (applied) corrected++;
+            if (applied) {
+              corrected++;
+              changed.push(applied.pda);
+            }
           }),
         );
       }
     }
-    if (unseen.length) writes.push(insertOffers(tx, unseen));
+    if (unseen.length) writes.push(insertOffers(tx, unseen).then((rows) => changed.push(...rows.map((r) => r.pda))));
     for (let i = 0; i < seen.length; i += 5000) writes.push(touchOffers(tx, seen.slice(i, i + 5000), slot));
     await Promise.all(writes);
+    // A corrected row is a change like any other to the live feed.
+    await appendOfferRows(tx, changed);
   });
   // Only a correction is news; a routine check that found nothing is debug.
   log[corrected ? "info" : "debug"]({ accounts: seen.length, corrected, slot: slot.toString() }, "reconciled offers with their accounts");

@@ -69,3 +69,30 @@ export function parseMints(url: URL): string[] {
   if (bad !== undefined) throw new ApiError("invalid_parameter", `mints must be base58 addresses of 32 bytes; ${bad.slice(0, 60)} is not`, "mints");
   return mints;
 }
+
+const FEED_TYPES = ["fill", "offer", "revoke"] as const;
+const feedTypes = z
+  .string()
+  .transform((v) => v.split(",").map((t) => t.trim()).filter(Boolean))
+  .refine((types) => types.length > 0 && types.every((t) => (FEED_TYPES as readonly string[]).includes(t)), {
+    message: `types must be a comma-separated list of ${FEED_TYPES.join(", ")}`,
+  })
+  .transform((types) => new Set(types as (typeof FEED_TYPES)[number][]))
+  .default(new Set(FEED_TYPES));
+
+/** An event id: a decimal string, as the stream's `id:` lines write it. */
+export const eventId = (name: string) =>
+  z
+    .string()
+    .regex(/^\d{1,19}$/, { message: `${name} must be an event id (a decimal string from the stream's id: lines)` })
+    .transform(BigInt);
+
+/** GET /v1/stream. `after` resumes like the Last-Event-ID header, which wins when both are sent (EventSource's reconnect). */
+export const streamQuery = z.object({
+  tokenMint: address("tokenMint").optional(),
+  paymentMint: address("paymentMint").optional(),
+  maker: address("maker").optional(),
+  offerPda: address("offerPda").optional(),
+  types: feedTypes,
+  after: eventId("after").optional(),
+});

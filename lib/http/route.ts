@@ -20,7 +20,8 @@ export interface RouteDeps {
 
 type Params = Record<string, string | string[] | undefined>;
 type RouteContext = { params: Promise<Params> };
-type Handler = (request: Request, url: URL, params: Params) => Promise<Reply>;
+/** A handler answers a JSON reply, or a response of its own (the event stream). */
+type Handler = (request: Request, url: URL, params: Params) => Promise<Reply | Response>;
 
 const ALLOW = "GET, HEAD, OPTIONS";
 
@@ -86,7 +87,7 @@ export function clientKey(request: Request, trustProxy: boolean): string {
  * is back. Every handler only reads, so one more try (on a fresh connection)
  * answers instead of a 503; in a real outage the second try fails as fast.
  */
-async function retryOnceIfUnavailable(run: () => Promise<Reply>): Promise<Reply> {
+async function retryOnceIfUnavailable<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
@@ -133,6 +134,7 @@ export function createRoute(deps: RouteDeps) {
         const url = new URL(request.url);
         const params = await context.params;
         const reply = await retryOnceIfUnavailable(() => handler(request, url, params));
+        if (reply instanceof Response) return reply;
         return jsonResponse(reply.body, reply.status ?? 200, reply.cache);
       } catch (error) {
         if (error instanceof ApiError) return errorResponse(error);

@@ -68,5 +68,9 @@ export async function emptyIndex(sql: postgres.Sql): Promise<void> {
   await sql.begin(async (tx) => {
     await tx`truncate offers, fills, scanned_transactions, scanner_checkpoints, fill_slot_bounds, chain_identity`;
     await tx`select rebuild_aggregates()`;
+    // The live feed starts afresh too; ids keep growing, and a reader resuming
+    // from any id of the old index is told to refetch (event: reset).
+    await tx`truncate feed_events`;
+    await tx`update feed_retention set pruned_through = (select case when is_called then last_value else 0 end from feed_events_id_seq)`;
   });
 }

@@ -17,3 +17,9 @@ export type Pending<T extends readonly object[] = postgres.Row[]> = postgres.Pen
 export function recordset(rows: readonly object[]): string {
   return JSON.stringify(rows);
 }
+
+/** Runs `fn` in the caller's transaction, or in a transaction of its own when given the pool. */
+export function inTransaction<T>(sql: Writer, fn: (tx: postgres.TransactionSql) => Promise<T>): Promise<T> {
+  if ("savepoint" in sql) return fn(sql as postgres.TransactionSql);
+  return (sql as postgres.Sql).begin(fn) as Promise<T>;
+}

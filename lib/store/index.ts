@@ -4,3 +4,4 @@ export * from "./fills";
 export * from "./transactions";
 export * from "./chain-identity";
 export * from "./chain-agreement";
+export * from "./feed";

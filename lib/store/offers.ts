@@ -1,5 +1,6 @@
 import type { OfferSide, OfferState } from "../program/offer-account";
-import { recordset, type Pending, type Writer } from "./executor";
+import { appendOfferRows } from "./feed";
+import { inTransaction, recordset, type Pending, type Writer } from "./executor";
 
 export type { OfferSide, OfferState };
 export type TerminalState = "cancelled" | "expired";
@@ -181,19 +182,20 @@ export async function offerTerms(sql: Writer, pdas: string[]): Promise<Map<strin
  * Reads are exact whether or not this has run; it keeps the live part of their
  * lapsed counts and listings small. Resolves to the number of offers flagged.
  */
-export async function markLapsedOffers(sql: Writer, batch = 1000): Promise<number> {
-  const [row] = await sql<{ n: number }[]>`
+export function markLapsedOffers(sql: Writer, batch = 1000): Promise<number> {
+  return inTransaction(sql, async (tx) => {
+    const flagged = await tx<{ pda: string }[]>`
     with due as (
       select pda from offers
       where state = 'active' and not lapsed and expires_at <= now()
       order by expires_at limit ${batch}
       for update skip locked
-    ),
-    flagged as (
-      update offers o set lapsed = true from due
-      where o.pda = due.pda and o.state = 'active' and not o.lapsed and o.expires_at <= now()
-      returning 1
     )
-    select count(*)::int as n from flagged`;
-  return row?.n ?? 0;
+    update offers o set lapsed = true from due
+    where o.pda = due.pda and o.state = 'active' and not o.lapsed and o.expires_at <= now()
+    returning o.pda`;
+    // An open offer passing its expiry is news to the live feed: its row, now "expired".
+    await appendOfferRows(tx, flagged.map((r) => r.pda));
+    return flagged.length;
+  });
 }

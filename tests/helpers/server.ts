@@ -7,6 +7,8 @@ const WEB_LAUNCHER = path.join(ROOT, "scripts/web.mjs");
 
 export interface WebServer {
   baseUrl: string;
+  /** The web process's id (for its memory, or a kill -9). */
+  pid: number;
   get(pathAndQuery: string, init?: RequestInit): Promise<Response>;
   /** GET and parse: the status, headers and JSON body. */
   json<T = any>(pathAndQuery: string, init?: RequestInit): Promise<{ status: number; headers: Headers; body: T }>;
@@ -46,6 +48,7 @@ export async function startWebServer(env: Record<string, string>): Promise<WebSe
   const get = (p: string, init?: RequestInit) => fetch(`${baseUrl}${p}`, init);
   return {
     baseUrl,
+    pid: child.pid!,
     get,
     output: () => output,
     async json(p, init) {

@@ -3,3 +3,4 @@ export * from "./fills";
 export * from "./stats";
 export * from "./scanner";
 export * from "./chain";
+export * from "./feed";

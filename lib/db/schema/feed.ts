@@ -1,0 +1,56 @@
+import { sql } from "drizzle-orm";
+import { bigint, check, index, pgTable, smallint, text, timestamp } from "drizzle-orm/pg-core";
+
+export const FEED_EVENT_KINDS = ["fill", "offer", "revoke"] as const;
+export type FeedEventKind = (typeof FEED_EVENT_KINDS)[number];
+
+/**
+ * The live feed's log (GET /v1/stream): every change the worker commits,
+ * appended in the same transaction as the change, rendered once as the JSON
+ * the API serves for it. Ids follow commit order (appenders take one advisory
+ * lock before their ids: lib/store/feed.ts), so a reader that asks for
+ * `id > last` never skips a row that commits later.
+ *
+ * The filter columns are arrays so every kind is filtered alike, through GIN
+ * indexes: a fill or an offer holds its one offer's values; a revoke (one row
+ * per undone transaction, never one per offer, so no reader sees a revoke
+ * twice) holds the values of every offer the transaction touched.
+ */
+export const feedEvents = pgTable(
+  "feed_events",
+  {
+    id: bigint("id", { mode: "bigint" }).primaryKey().generatedAlwaysAsIdentity(),
+    kind: text("kind", { enum: FEED_EVENT_KINDS }).notNull(),
+    /** The transaction the change came from; null for an offer passing its expiry (no transaction). */
+    signature: text("signature"),
+    slot: bigint("slot", { mode: "bigint" }),
+    offerPdas: text("offer_pdas").array().notNull(),
+    makers: text("makers").array().notNull(),
+    tokenMints: text("token_mints").array().notNull(),
+    paymentMints: text("payment_mints").array().notNull(),
+    /** The `data:` line's JSON text, exactly as served. */
+    payload: text("payload").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    check("feed_events_kind", sql`${t.kind} in ('fill', 'offer', 'revoke')`),
+    index("feed_events_offer_idx").using("gin", t.offerPdas),
+    index("feed_events_maker_idx").using("gin", t.makers),
+    index("feed_events_token_idx").using("gin", t.tokenMints),
+    index("feed_events_payment_idx").using("gin", t.paymentMints),
+  ],
+);
+
+/**
+ * The retention's watermark (one row, id = 1): every event with an id at or
+ * below `prunedThrough` has been deleted, so a reader resuming from an older
+ * id is told to start afresh (`event: reset`) rather than given a gap.
+ */
+export const feedRetention = pgTable(
+  "feed_retention",
+  {
+    id: smallint("id").primaryKey().default(1),
+    prunedThrough: bigint("pruned_through", { mode: "bigint" }).notNull().default(sql`0`),
+  },
+  (t) => [check("feed_retention_single_row", sql`${t.id} = 1`)],
+);

@@ -1,0 +1,112 @@
+import type postgres from "postgres";
+import { FEED_CHANNEL } from "../store/feed";
+import { matches, type FeedEvent, type FeedFilter } from "./events";
+import { newestId, PAGE_SIZE, readAfter } from "./log";
+
+export interface FeedSubscriber {
+  filter: FeedFilter;
+  /** Called in id order with each matching event; must not throw. */
+  deliver(event: FeedEvent): void;
+}
+
+export interface HubOptions {
+  /** A read of the log failed (the database away); the hub tries again after `retryMs`. */
+  onError?(error: unknown): void;
+  retryMs?: number;
+}
+
+/**
+ * One per web process: a LISTEN connection to the worker's notifications and
+ * one reader of the log that fans each new event out to the streams whose
+ * filter it matches. A notification only says "read now": the hub reads
+ * `id > last` from the log, on every notification and on every (re)connect of
+ * the listening connection, so a dropped connection or a lost notification
+ * delays events but never loses one, and every process delivers the same.
+ */
+export class FeedHub {
+  private last: bigint | null = null;
+  private readonly subscribers = new Set<FeedSubscriber>();
+  private started: Promise<void> | null = null;
+  private reading = false;
+  private again = false;
+  private retry: NodeJS.Timeout | null = null;
+  private unlisten: (() => Promise<void>) | null = null;
+
+  constructor(
+    private readonly sql: postgres.Sql,
+    private readonly options: HubOptions = {},
+  ) {}
+
+  get subscriberCount(): number {
+    return this.subscribers.size;
+  }
+
+  /** Listens and learns the log's head; resolves once live. A failed start is tried afresh on the next call. */
+  start(): Promise<void> {
+    this.started ??= this.listen().catch((error: unknown) => {
+      this.started = null;
+      throw error;
+    });
+    return this.started;
+  }
+
+  private async listen(): Promise<void> {
+    const listening = await this.sql.listen(
+      FEED_CHANNEL,
+      (payload) => {
+        // Already read (another notification's read covered it): nothing to do.
+        if (this.last !== null && /^\d+$/.test(payload) && BigInt(payload) <= this.last) return;
+        void this.catchUp();
+      },
+      // Also on every reconnect: whatever was committed while the connection was down is read now.
+      () => void this.catchUp(),
+    );
+    this.unlisten = listening.unlisten;
+    // Before the first read the head is learnt once: the feed starts from now, not from its history.
+    this.last ??= await newestId(this.sql);
+    await this.catchUp();
+  }
+
+  subscribe(subscriber: FeedSubscriber): () => void {
+    this.subscribers.add(subscriber);
+    return () => this.subscribers.delete(subscriber);
+  }
+
+  /** Reads the log from the last id to its end and fans it out; one read at a time, repeated when asked meanwhile. */
+  private async catchUp(): Promise<void> {
+    if (this.last === null) return; // the start's own read comes next
+    if (this.reading) {
+      this.again = true;
+      return;
+    }
+    this.reading = true;
+    try {
+      do {
+        this.again = false;
+        for (;;) {
+          const events = await readAfter(this.sql, this.last);
+          for (const event of events) {
+            this.last = event.id;
+            for (const s of this.subscribers) if (matches(event, s.filter)) s.deliver(event);
+          }
+          if (events.length < PAGE_SIZE) break;
+        }
+      } while (this.again);
+    } catch (error) {
+      this.options.onError?.(error);
+      this.retry ??= setTimeout(() => {
+        this.retry = null;
+        void this.catchUp();
+      }, this.options.retryMs ?? 1000);
+      this.retry.unref?.();
+    } finally {
+      this.reading = false;
+    }
+  }
+
+  async stop(): Promise<void> {
+    if (this.retry) clearTimeout(this.retry);
+    await this.unlisten?.().catch(() => {});
+    this.subscribers.clear();
+  }
+}

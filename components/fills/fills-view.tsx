@@ -27,7 +27,7 @@ function download(name: string, text: string) {
   setTimeout(() => URL.revokeObjectURL(url), 1_000);
 }
 
-export function FillsView({ filters, initial, tokenOptions }: { filters: ParsedFilters; initial: FillList | null; tokenOptions: { mint: string; label: string }[] }) {
+export function FillsView({ filters, initial, tokenOptions, feedAfter }: { filters: ParsedFilters; initial: FillList | null; tokenOptions: { mint: string; label: string }[]; feedAfter: string | null }) {
   const queryClient = useQueryClient();
   const query = { ...filters.query, limit: PAGE };
   const { data, error, isFetching } = useFills(query, initial ?? undefined);
@@ -42,7 +42,7 @@ export function FillsView({ filters, initial, tokenOptions }: { filters: ParsedF
   const live = !values.cursor;
   // The stream filters by what it can (not taker or time); the merge checks every filter.
   const { tokenMint, paymentMint, maker } = filters.query;
-  useLiveFeed(live ? { tokenMint, paymentMint, maker, types: ["fill", "revoke"] } : null);
+  useLiveFeed(live ? { tokenMint, paymentMint, maker, types: ["fill", "revoke"] } : null, feedAfter);
 
   async function exportCsv() {
     setExporting(true);

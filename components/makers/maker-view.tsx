@@ -108,8 +108,8 @@ export interface MakerInitial {
   fills: FillList;
 }
 
-export function MakerView({ maker, status, cursor, initial }: { maker: string; status: OfferStatus; cursor?: string; initial: MakerInitial }) {
-  useLiveFeed({ maker });
+export function MakerView({ maker, status, cursor, initial, feedAfter }: { maker: string; status: OfferStatus; cursor?: string; initial: MakerInitial; feedAfter: string | null }) {
+  useLiveFeed({ maker }, feedAfter);
   const { data: stats = initial.stats, error } = useMakerStats(maker, initial.stats);
   const { data: offers = initial.offers } = useMakerOffers(maker, status, cursor, initial.offers);
   const { data: fills = initial.fills } = useFills({ maker, limit: 50 }, initial.fills);

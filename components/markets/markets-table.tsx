@@ -44,10 +44,10 @@ function PairCell({ market }: { market: Market }) {
   );
 }
 
-export function MarketsTable({ initial }: { initial: Market[] }) {
+export function MarketsTable({ initial, feedAfter }: { initial: Market[]; feedAfter: string | null }) {
   const router = useRouter();
   // Every change may move a market: the whole feed, to refetch the aggregates when something happens.
-  useLiveFeed(ALL_CHANGES);
+  useLiveFeed(ALL_CHANGES, feedAfter);
   const { data = initial, error } = useMarkets(initial);
   if (data.length === 0) {
     return <EmptyState title="No markets yet">Pairs appear here once an offer is open or a fill happened in the last 24 hours.</EmptyState>;

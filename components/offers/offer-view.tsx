@@ -54,8 +54,8 @@ function FillProgress({ offer }: { offer: Offer }) {
   );
 }
 
-export function OfferView({ initial, initialFills }: { initial: Offer; initialFills: OfferFillList }) {
-  useLiveFeed({ offerPda: initial.pda });
+export function OfferView({ initial, initialFills, feedAfter }: { initial: Offer; initialFills: OfferFillList; feedAfter: string | null }) {
+  useLiveFeed({ offerPda: initial.pda }, feedAfter);
   const { data: offer = initial, error } = useOffer(initial.pda, initial);
   const { data: fillData = initialFills } = useOfferFills(initial.pda, initialFills);
   const token = useToken(offer.tokenMint);

@@ -38,6 +38,7 @@ export class LiveConnection {
   private source: EventSourceLike | null = null;
   private timer: ReturnType<typeof setTimeout> | null = null;
   private attempt = 0;
+  private everOpen = false;
   private current: LiveStatus = "off";
   /** The newest id applied: events at or before it are not applied again. */
   lastId: string | null = null;
@@ -70,11 +71,12 @@ export class LiveConnection {
     const create = this.options.createSource ?? ((url: string) => new EventSource(url) as unknown as EventSourceLike);
     const source = create(this.options.url(after));
     this.source = source;
-    this.setStatus(after === null && this.attempt === 0 ? "connecting" : "reconnecting");
+    this.setStatus(this.everOpen ? "reconnecting" : "connecting");
     let resumed = after !== null;
     source.onopen = () => {
       if (this.source !== source) return;
       this.attempt = 0;
+      this.everOpen = true;
       this.setStatus("live");
       this.options.onOpen?.(resumed);
       // The browser's own reconnects send Last-Event-ID: they resume too.

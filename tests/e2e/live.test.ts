@@ -87,7 +87,7 @@ describe("live pages on the indexed local cluster", { timeout: 120_000 }, () => 
     await Promise.all([waitLive(book), waitLive(fills)]);
     // Marks that a reload would wipe.
     for (const page of [book, fills]) await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
-    // The stream's first open refetches once (what changed since the server render); after that, nothing polls.
+    // The stream resumes after the feed id the page was rendered at: nothing is fetched again, and nothing polls.
     await book.waitForTimeout(2_500);
     const bookCalls = watchApiCalls(book);
     const fillsCalls = watchApiCalls(fills);

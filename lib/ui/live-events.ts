@@ -9,9 +9,6 @@ export type LiveEvent =
   | { type: "revoke"; id: string; signature: string; slot: string }
   | { type: "reset"; id: string; reason: string };
 
-export type LiveEventType = LiveEvent["type"];
-export const LIVE_EVENT_TYPES: readonly LiveEventType[] = ["fill", "offer", "revoke", "reset"];
-
 /** The stream's filters; each narrows what the server sends. */
 export interface LiveFilter {
   tokenMint?: string;

@@ -7,7 +7,7 @@ import type { Fill, FillList, Offer, OfferFill, OfferFillList, OfferList, OfferS
 // when the event changes nothing there (React Query then re-renders nothing).
 
 /** Live fill lists stop growing here; a long session keeps this many newest rows. */
-export const MAX_LIVE_ROWS = 1_000;
+const MAX_LIVE_ROWS = 1_000;
 
 type FillOrderKey = Pick<Fill, "slot" | "signature" | "ixIndex">;
 

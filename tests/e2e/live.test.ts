@@ -142,6 +142,39 @@ describe("live pages on the indexed local cluster", { timeout: 120_000 }, () => 
     expect(errors, "console errors").toEqual([]);
   });
 
+  it("a hidden tab pauses its stream, and when shown again resumes after the last id: a take made meanwhile appears", async () => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 1400 } });
+    await isolate(context, server.baseUrl);
+    const market = (await server.json("/v1/markets")).body.markets.find((m: { openAsks: number; openBids: number }) => m.openAsks + m.openBids > 3);
+    const page = await context.newPage();
+    const errors = watchConsole(page);
+    const streams: string[] = [];
+    page.on("request", (r) => void (r.url().includes("/v1/stream") && streams.push(r.url())));
+    await page.goto(`${server.baseUrl}/book/${market.tokenMint}/${market.paymentMint}`, { waitUntil: "networkidle" });
+    await waitLive(page);
+    // The page's visibility as the browser reports it; the event does not bubble to window, so React Query's
+    // refetch-on-focus stays out of it and only the stream can bring the take.
+    const setHidden = (hidden: boolean) =>
+      page.evaluate((h) => {
+        Object.defineProperty(document, "hidden", { value: h, configurable: true });
+        document.dispatchEvent(new Event("visibilitychange"));
+      }, hidden);
+    await setHidden(true);
+    await page.locator('[data-testid=live-indicator][data-state="paused"]').waitFor({ timeout: 5_000 });
+    const opened = streams.length;
+    const { tx } = takeUntil((t) => t.account.tokenMint === market.tokenMint && t.account.paymentMint === market.paymentMint);
+    await waitFor(async () => (await server.json(`/v1/fills?tokenMint=${market.tokenMint}&limit=1`)).body.fills.some((f: { signature: string }) => f.signature === tx.signature) || (await scannedCount(database.url)) === cluster.ledger.transactions.length, 30_000, () => "the take was not indexed");
+    await page.waitForTimeout(500);
+    expect(await page.locator(`[data-fill^="${tx.signature}/"]`).count(), "nothing arrives while paused").toBe(0);
+    expect(streams.length, "no stream opened while hidden").toBe(opened);
+    await setHidden(false);
+    await waitLive(page);
+    expect(streams.at(-1), "the stream reopens after an id").toMatch(/[?&]after=\d+/);
+    await page.locator(`[data-fill^="${tx.signature}/"]`).first().waitFor({ timeout: 10_000 });
+    await context.close();
+    expect(errors, "console errors").toEqual([]);
+  });
+
   it("a connected wallet is told, in the page, when its own offer is filled; the notice can be dismissed", async () => {
     worker.kill("SIGSTOP");
     try {

@@ -49,8 +49,10 @@ export const serverEnvSchema = z.object({
   FEED_RETENTION_HOURS: z.coerce.number().positive().default(168),
   /** Open streams one client IP may hold on one web process. */
   STREAM_MAX_PER_CLIENT: positiveInt(10),
-  /** Bytes a stream may have waiting for a reader that does not read before it is cut off. */
+  /** Bytes a stream keeps in memory for its reader; a reader further behind is served from the log. */
   STREAM_QUEUE_BYTES: positiveInt(262_144),
+  /** A stream whose reader makes no room in its full queue for this long is cut off (it resumes with Last-Event-ID). */
+  STREAM_STALL_MS: positiveInt(30_000),
   /** A comment line this often keeps proxies from closing an idle stream. */
   STREAM_HEARTBEAT_MS: positiveInt(15_000),
   /** The `retry:` a stream tells clients: how long to wait before reconnecting. */

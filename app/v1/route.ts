@@ -14,6 +14,7 @@ const ENDPOINTS = [
   "GET /v1/tokens?mints=",
   "GET /v1/trending",
   "GET /v1/markets (extension: pairs with open offers or recent fills)",
+  "GET /v1/stream (extension: Server-Sent Events of fills, offer changes and revokes)",
 ];
 
 // A constant document: serialised once, not per request.

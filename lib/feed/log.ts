@@ -47,7 +47,7 @@ export async function newestId(sql: postgres.Sql): Promise<bigint> {
 export async function readAfter(sql: postgres.Sql, after: bigint, limit = PAGE_SIZE): Promise<FeedEvent[]> {
   const rows = await sql<Row[]>`
     select id::text, kind, offer_pdas, makers, token_mints, payment_mints, payload
-    from feed_events where id > ${after.toString()}::bigint order by id limit ${limit}`;
+    from feed_events where id > ${after.toString()}::bigint order by feed_events.id limit ${limit}`;
   return rows.map(toEvent);
 }
 

@@ -9,8 +9,10 @@ export interface StreamOptions {
   after: bigint | null;
   retryMs: number;
   heartbeatMs: number;
-  /** Bytes that may wait for the reader; beyond them the stream is cut off. */
+  /** Bytes that may wait for the reader in memory; beyond them it is served from the log. */
   queueBytes: number;
+  /** A reader whose queue stays full this long is cut off. */
+  stallMs: number;
   signal: AbortSignal;
   /** Called once when the stream ends, however it ends. */
   onClose(reason: "ended" | "cut_off"): void;
@@ -20,7 +22,7 @@ export interface StreamOptions {
 class SlowReaderError extends Error {
   override name = "AbortError";
   constructor() {
-    super("the reader did not keep up with the stream: cut off; resume with Last-Event-ID");
+    super("the reader did not read: cut off; resume with Last-Event-ID");
   }
 }
 
@@ -34,11 +36,17 @@ function resetReason(after: bigint, page: FeedPage): string | null {
 }
 
 /**
- * A Server-Sent Events stream of the feed. Subscribes to the hub first (live
- * events wait in a bounded buffer), then sends the backlog after `after` from
- * the log in pages, then the buffered and live events: each id once, in order,
- * none skipped. The first page is read before this resolves, so a database
- * that is away fails the request (503) instead of an empty stream.
+ * A Server-Sent Events stream of the feed, in two modes. Live: the hub's
+ * events are queued for the reader as they come. From the log: the stream
+ * reads its events from feed_events in pages, one page whenever the reader
+ * has taken the last, while the hub's events wait in a bounded buffer (dropped
+ * when it fills: the log has them). A stream starts from the log when it
+ * resumes, and falls back to it whenever its reader lets the queue fill (a
+ * burst, a slow client), so memory per stream stays bounded and nothing is
+ * lost or sent twice (each id once, in order). A reader that takes nothing
+ * for `stallMs` while its queue is full is cut off; it resumes with its last id.
+ * The first read happens before this resolves, so a database that is away
+ * fails the request (503) rather than opening an empty stream.
  */
 export async function openFeedStream(hub: FeedHub, sql: postgres.Sql, options: StreamOptions): Promise<ReadableStream<Uint8Array>> {
   const { filter, queueBytes } = options;
@@ -48,12 +56,15 @@ export async function openFeedStream(hub: FeedHub, sql: postgres.Sql, options: S
   let closed = false;
   let live = false;
   let lastSent = 0n;
-  /** Live events that arrived during the backlog. */
-  let waiting: FeedEvent[] = [];
-  let waitingBytes = 0;
+  /** The hub's events while the stream reads the log. */
+  let buffered: FeedEvent[] = [];
+  let bufferedBytes = 0;
+  /** The buffer was dropped since the last read of the log began: read again before going live. */
+  let dropped = false;
   let room: (() => void) | null = null;
   let heartbeat: NodeJS.Timeout | undefined;
 
+  const hasRoom = () => (controller.desiredSize ?? 0) > 0;
   const finish = (reason: "ended" | "cut_off") => {
     if (closed) return;
     closed = true;
@@ -61,35 +72,14 @@ export async function openFeedStream(hub: FeedHub, sql: postgres.Sql, options: S
     clearInterval(heartbeat);
     options.signal.removeEventListener("abort", onAbort);
     room?.();
-    waiting = [];
+    buffered = [];
     options.onClose(reason);
   };
   const cutOff = () => {
-    const wasClosed = closed;
-    finish("cut_off");
-    if (!wasClosed) controller.error(new SlowReaderError());
-  };
-  const send = (frame: Uint8Array) => {
     if (closed) return;
-    controller.enqueue(frame);
-    if ((controller.desiredSize ?? 0) < 0) cutOff();
+    finish("cut_off");
+    controller.error(new SlowReaderError());
   };
-  const sendEvent = (event: FeedEvent) => {
-    if (event.id <= lastSent) return;
-    lastSent = event.id;
-    send(event.frame);
-  };
-
-  const unsubscribe = hub.subscribe({
-    filter,
-    deliver(event) {
-      if (closed) return;
-      if (live) return sendEvent(event);
-      waiting.push(event);
-      waitingBytes += event.frame.byteLength;
-      if (waitingBytes > queueBytes) cutOff();
-    },
-  });
   const onAbort = () => {
     if (closed) return;
     finish("ended");
@@ -99,6 +89,80 @@ export async function openFeedStream(hub: FeedHub, sql: postgres.Sql, options: S
       // already closed by the reader's cancel
     }
   };
+  const sendEvent = (event: FeedEvent) => {
+    if (closed || event.id <= lastSent) return;
+    lastSent = event.id;
+    controller.enqueue(event.frame);
+  };
+  const buffer = (event: FeedEvent) => {
+    buffered.push(event);
+    bufferedBytes += event.frame.byteLength;
+    if (bufferedBytes > queueBytes) {
+      buffered = [];
+      bufferedBytes = 0;
+      dropped = true;
+    }
+  };
+  /** Resolves when the reader has taken enough to leave room, or cuts the stream off after `stallMs`. */
+  const waitForRoom = async () => {
+    while (!closed && !hasRoom()) {
+      const took = await new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => resolve(false), options.stallMs);
+        room = () => {
+          clearTimeout(timer);
+          resolve(true);
+        };
+      });
+      room = null;
+      if (!took) cutOff();
+    }
+  };
+
+  /** Sends from the log after lastSent until caught up, then the buffer, then live. */
+  const followLog = async (first: FeedPage | null) => {
+    try {
+      let page = first;
+      for (;;) {
+        if (!page) {
+          await waitForRoom();
+          if (closed) return;
+          dropped = false;
+          page = await readMatching(sql, lastSent, filter);
+          if (resetReason(lastSent, page)) return cutOff(); // pruned under a very slow reader: told when it resumes
+        }
+        for (const event of page.events) sendEvent(event);
+        const caughtUp = page.events.length < PAGE_SIZE && !dropped;
+        page = null;
+        if (closed) return;
+        if (!caughtUp) continue;
+        live = true;
+        const pending = buffered;
+        buffered = [];
+        bufferedBytes = 0;
+        for (const event of pending) deliverLive(event);
+        return;
+      }
+    } catch {
+      // The database went away: end the stream; the client resumes from its last id.
+      onAbort();
+    }
+  };
+  const deliverLive = (event: FeedEvent) => {
+    if (!live) return buffer(event);
+    sendEvent(event);
+    if (!closed && (controller.desiredSize ?? 0) < 0) {
+      // The reader fell behind: from here it is served from the log, at its own pace.
+      live = false;
+      void followLog(null);
+    }
+  };
+
+  const unsubscribe = hub.subscribe({
+    filter,
+    deliver: (event) => {
+      if (!closed) deliverLive(event);
+    },
+  });
 
   let opening = `: offer-book live feed\nretry: ${options.retryMs}\n\n`;
   let first: FeedPage | null = null;
@@ -107,13 +171,14 @@ export async function openFeedStream(hub: FeedHub, sql: postgres.Sql, options: S
       // From now: what is committed now is the client's starting point; later events reach it through the hub.
       lastSent = await newestId(sql);
       opening += `id: ${lastSent}\n\n`; // sets the client's Last-Event-ID without an event
+      first = { events: [], prunedThrough: 0n, newest: lastSent };
     } else {
       first = await readMatching(sql, options.after, filter);
       const reset = resetReason(options.after, first);
       if (reset) {
         lastSent = first.newest;
         opening += `id: ${lastSent}\nevent: reset\ndata: ${JSON.stringify({ reason: reset })}\n\n`;
-        first = null;
+        first = { events: [], prunedThrough: 0n, newest: lastSent };
       } else {
         lastSent = options.after;
       }
@@ -123,28 +188,6 @@ export async function openFeedStream(hub: FeedHub, sql: postgres.Sql, options: S
     throw error;
   }
 
-  const backlog = async (page: FeedPage | null) => {
-    try {
-      while (page && !closed) {
-        for (const event of page.events) sendEvent(event);
-        if (page.events.length < PAGE_SIZE || closed) break;
-        // A reader behind on a long backlog is waited for, not cut off: the log holds the rest.
-        while (!closed && (controller.desiredSize ?? 0) <= 0) await new Promise<void>((resolve) => (room = resolve));
-        if (closed) break;
-        page = await readMatching(sql, lastSent, filter);
-        const reset = resetReason(lastSent, page);
-        if (reset) return cutOff(); // pruned under a very slow reader: it resumes and is told
-      }
-      live = true;
-      for (const event of waiting) sendEvent(event);
-      waiting = [];
-      waitingBytes = 0;
-    } catch {
-      // The database went away mid-backlog: end the stream; the client resumes from its last id.
-      onAbort();
-    }
-  };
-
   options.signal.addEventListener("abort", onAbort);
   if (options.signal.aborted) queueMicrotask(onAbort);
   return new ReadableStream<Uint8Array>(
@@ -152,14 +195,14 @@ export async function openFeedStream(hub: FeedHub, sql: postgres.Sql, options: S
       start(c) {
         controller = c;
         controller.enqueue(encodeFrame(opening));
-        heartbeat = setInterval(() => send(HEARTBEAT), options.heartbeatMs);
+        heartbeat = setInterval(() => {
+          if (!closed && hasRoom()) controller.enqueue(HEARTBEAT);
+        }, options.heartbeatMs);
         heartbeat.unref?.();
-        void backlog(first);
+        void followLog(first);
       },
       pull() {
-        const wake = room;
-        room = null;
-        wake?.();
+        room?.();
       },
       cancel() {
         finish("ended");

@@ -49,8 +49,10 @@ export async function openStream(baseUrl: string, pathAndQuery: string, headers:
   void ended.then(() => (done = true));
   const waitFor = (check: (e: EventSourceMessage) => boolean, timeoutMs = 15_000) =>
     new Promise<EventSourceMessage>((resolve, reject) => {
+      let scanned = 0; // each event is checked once, however many arrive
       const test = () => {
-        const found = events.find(check);
+        let found: EventSourceMessage | undefined;
+        for (; scanned < events.length && !found; scanned++) if (check(events[scanned]!)) found = events[scanned];
         if (found) {
           waiters.delete(test);
           clearTimeout(timer);
@@ -76,7 +78,7 @@ export async function openStream(baseUrl: string, pathAndQuery: string, headers:
     ended,
     waitFor,
     async waitForCount(count, timeoutMs = 15_000) {
-      await waitFor(() => events.length >= count, timeoutMs);
+      if (count > 0) await waitFor(() => events.length >= count, timeoutMs);
       return events.slice(0, count);
     },
     close: () => abort.abort(),

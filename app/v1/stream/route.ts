@@ -51,6 +51,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route("/v1/strea
       retryMs: config.STREAM_RETRY_MS,
       heartbeatMs: config.STREAM_HEARTBEAT_MS,
       queueBytes: config.STREAM_QUEUE_BYTES,
+      stallMs: config.STREAM_STALL_MS,
       signal: request.signal,
       onClose: (reason) => {
         slots.release(client);

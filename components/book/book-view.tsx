@@ -6,6 +6,7 @@ import { useMemo } from "react";
 import { spread } from "@/lib/ui/price";
 import type { FillList, OfferList } from "@/lib/ui/types";
 import { useBookSide, useCandles, useFills } from "../data/queries";
+import { useLiveFeed } from "../live/live-provider";
 import { useToken } from "../data/tokens";
 import { FillsTable } from "../fills/fills-table";
 import { Address } from "../ui/address";
@@ -58,9 +59,10 @@ function SpreadBar({ asks, bids, tokenMint, paymentMint }: { asks: OfferList; bi
   );
 }
 
-export function BookView({ tokenMint, paymentMint, initial }: { tokenMint: string; paymentMint: string; initial: BookInitial }) {
+export function BookView({ tokenMint, paymentMint, initial, feedAfter }: { tokenMint: string; paymentMint: string; initial: BookInitial; feedAfter: string | null }) {
   const token = useToken(tokenMint);
   const payment = useToken(paymentMint);
+  useLiveFeed({ tokenMint, paymentMint }, feedAfter);
   const asks = useBookSide(tokenMint, paymentMint, "sell", initial.asks);
   const bids = useBookSide(tokenMint, paymentMint, "buy", initial.bids);
   const fills = useFills({ tokenMint, paymentMint, limit: 200 }, initial.fills);

@@ -3,6 +3,7 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
 import type { ExplorerConfig } from "@/lib/ui/explorer";
+import { LiveProvider } from "../live/live-provider";
 import { AppConfigProvider } from "./app-config";
 
 export function Providers({ config, children }: { config: ExplorerConfig; children: ReactNode }) {
@@ -17,7 +18,9 @@ export function Providers({ config, children }: { config: ExplorerConfig; childr
   );
   return (
     <QueryClientProvider client={client}>
-      <AppConfigProvider config={config}>{children}</AppConfigProvider>
+      <AppConfigProvider config={config}>
+        <LiveProvider>{children}</LiveProvider>
+      </AppConfigProvider>
     </QueryClientProvider>
   );
 }

@@ -3,43 +3,50 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { api, type FillQuery } from "@/lib/ui/api";
 import { POLL_MS } from "@/lib/ui/refresh";
+import { usePollInterval } from "../live/live-status";
 import type { FillList, MakerStats, Market, Offer, OfferFillList, OfferList, OfferStatus, ProtocolStats, Trending } from "@/lib/ui/types";
 
 // Every live query of the UI. Each starts from the server's first render
-// (initialData, so nothing refetches on mount) and polls at its endpoint's
-// cache lifetime (lib/ui/refresh.ts); polling pauses in background tabs.
+// (initialData, so nothing refetches on mount). The page's stream
+// (components/live) merges changes in; while it is not live, each query polls
+// at its endpoint's cache lifetime (lib/ui/refresh.ts), as the fallback.
+// Polling pauses in background tabs.
 
 const seeded = <T,>(initial: T | undefined) => (initial === undefined ? {} : { initialData: initial, initialDataUpdatedAt: Date.now() });
 
 export function useMarkets(initial?: Market[]) {
+  const poll = usePollInterval(POLL_MS.markets);
   return useQuery({
     queryKey: ["markets"],
     queryFn: ({ signal }) => api.markets(signal),
     select: (d) => d.markets,
-    refetchInterval: POLL_MS.markets,
+    refetchInterval: poll,
     ...seeded(initial && { markets: initial }),
   });
 }
 
 export function useStats(initial?: ProtocolStats) {
-  return useQuery({ queryKey: ["stats"], queryFn: ({ signal }) => api.stats(signal), refetchInterval: POLL_MS.stats, staleTime: POLL_MS.stats, ...seeded(initial) });
+  const poll = usePollInterval(POLL_MS.stats);
+  return useQuery({ queryKey: ["stats"], queryFn: ({ signal }) => api.stats(signal), refetchInterval: poll, staleTime: POLL_MS.stats, ...seeded(initial) });
 }
 
 export function useBookSide(tokenMint: string, paymentMint: string, side: "sell" | "buy", initial?: OfferList) {
+  const poll = usePollInterval(POLL_MS.list);
   return useQuery({
     queryKey: ["book", tokenMint, paymentMint, side],
     queryFn: ({ signal }) => api.offers({ tokenMint, paymentMint, side, status: "open", sort: "price", limit: 200 }, signal),
-    refetchInterval: POLL_MS.list,
+    refetchInterval: poll,
     ...seeded(initial),
   });
 }
 
 /** A page of fills; only the newest page (no cursor) is live. */
 export function useFills(query: FillQuery, initial?: FillList) {
+  const poll = usePollInterval(POLL_MS.list);
   return useQuery({
     queryKey: ["fills", query],
     queryFn: ({ signal }) => api.fills(query, signal),
-    refetchInterval: query.cursor ? false : POLL_MS.list,
+    refetchInterval: query.cursor ? false : poll,
     placeholderData: keepPreviousData,
     ...seeded(initial),
   });
@@ -57,22 +64,26 @@ export function useCandles(tokenMint: string, paymentMint: string) {
 }
 
 export function useOffer(pda: string, initial: Offer) {
-  return useQuery({ queryKey: ["offer", pda], queryFn: ({ signal }) => api.offer(pda, signal), refetchInterval: POLL_MS.offer, ...seeded(initial) });
+  const poll = usePollInterval(POLL_MS.offer);
+  return useQuery({ queryKey: ["offer", pda], queryFn: ({ signal }) => api.offer(pda, signal), refetchInterval: poll, ...seeded(initial) });
 }
 
 export function useOfferFills(pda: string, initial: OfferFillList) {
-  return useQuery({ queryKey: ["offer-fills", pda], queryFn: ({ signal }) => api.offerFills(pda, signal), refetchInterval: POLL_MS.list, ...seeded(initial) });
+  const poll = usePollInterval(POLL_MS.list);
+  return useQuery({ queryKey: ["offer-fills", pda], queryFn: ({ signal }) => api.offerFills(pda, signal), refetchInterval: poll, ...seeded(initial) });
 }
 
 export function useMakerStats(maker: string, initial: MakerStats) {
-  return useQuery({ queryKey: ["maker-stats", maker], queryFn: ({ signal }) => api.makerStats(maker, signal), refetchInterval: POLL_MS.makerStats, ...seeded(initial) });
+  const poll = usePollInterval(POLL_MS.makerStats);
+  return useQuery({ queryKey: ["maker-stats", maker], queryFn: ({ signal }) => api.makerStats(maker, signal), refetchInterval: poll, ...seeded(initial) });
 }
 
 export function useMakerOffers(maker: string, status: OfferStatus, cursor: string | undefined, initial?: OfferList) {
+  const poll = usePollInterval(POLL_MS.list);
   return useQuery({
     queryKey: ["maker-offers", maker, status, cursor ?? null],
     queryFn: ({ signal }) => api.makerOffers(maker, { status, limit: 50, cursor }, signal),
-    refetchInterval: cursor ? false : POLL_MS.list,
+    refetchInterval: cursor ? false : poll,
     placeholderData: keepPreviousData,
     ...seeded(initial),
   });

@@ -1,3 +1,4 @@
+import { newestId } from "@/lib/feed/log";
 import { address } from "@/lib/http/params";
 import { listFills, listOfferFills, type FillFilters } from "@/lib/queries/fills";
 import { listMarkets } from "@/lib/queries/markets";
@@ -11,6 +12,20 @@ import type { FillList, MakerStats, Market, Offer, OfferFillList, OfferList, Pro
 
 const addressSchema = address("address");
 export const isAddress = (value: string) => addressSchema.safeParse(value).success;
+
+/**
+ * The live feed's newest id, read before a page's data: the page's stream
+ * resumes after it, so what changes between this render and the stream's
+ * opening arrives as events, with nothing fetched again. Null (the stream
+ * starts from now and the page refetches once) when the log cannot be read.
+ */
+export async function serverFeedHead(): Promise<string | null> {
+  try {
+    return (await newestId(database().$client)).toString();
+  } catch {
+    return null;
+  }
+}
 
 export async function serverMarkets(): Promise<Market[]> {
   return (JSON.parse(await listMarkets(database())) as { markets: Market[] }).markets;

@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { useState } from "react";
 import type { Fill } from "@/lib/ui/types";
 import { Address } from "../ui/address";
 import { EmptyState } from "../ui/states";
@@ -24,8 +25,15 @@ export interface FillColumns {
   maker?: boolean;
 }
 
+/** Rows that were not there when the table first rendered arrived live: they light up once. */
+function useArrived(fills: Fill[], given: ReadonlySet<string> | undefined): ReadonlySet<string> {
+  const [first] = useState(() => new Set(fills.map(fillKey)));
+  return given ?? new Set(fills.map(fillKey).filter((k) => !first.has(k)));
+}
+
 export function FillsTable({ fills, columns = {}, fresh, emptyTitle = "No fills" }: { fills: Fill[]; columns?: FillColumns; fresh?: ReadonlySet<string>; emptyTitle?: string }) {
   const { pair = true, maker = true } = columns;
+  const arrived = useArrived(fills, fresh);
   if (fills.length === 0) return <EmptyState title={emptyTitle}>Fills appear here as takers take offers.</EmptyState>;
   return (
     <div className="overflow-x-auto">
@@ -47,7 +55,7 @@ export function FillsTable({ fills, columns = {}, fresh, emptyTitle = "No fills"
         </thead>
         <tbody className="divide-y divide-line">
           {fills.map((f) => (
-            <tr key={fillKey(f)} className={fresh?.has(fillKey(f)) ? "row-arrive" : undefined} data-fill={fillKey(f)}>
+            <tr key={fillKey(f)} className={arrived.has(fillKey(f)) ? "row-arrive" : undefined} data-fill={fillKey(f)}>
               <td className={`${td} text-muted`}>
                 <TimeAgo iso={f.blockTime} />
               </td>

@@ -7,6 +7,7 @@ import { fillsHref, type FillFilterValues, type ParsedFilters } from "@/lib/ui/f
 import { fillsCsv } from "@/lib/ui/fills-csv";
 import type { FillList, Token } from "@/lib/ui/types";
 import { useFills } from "../data/queries";
+import { useLiveFeed } from "../live/live-provider";
 import { fetchTokens } from "../data/tokens";
 import { Panel } from "../ui/panel";
 import { ErrorState, StaleNote } from "../ui/states";
@@ -26,7 +27,7 @@ function download(name: string, text: string) {
   setTimeout(() => URL.revokeObjectURL(url), 1_000);
 }
 
-export function FillsView({ filters, initial, tokenOptions }: { filters: ParsedFilters; initial: FillList | null; tokenOptions: { mint: string; label: string }[] }) {
+export function FillsView({ filters, initial, tokenOptions, feedAfter }: { filters: ParsedFilters; initial: FillList | null; tokenOptions: { mint: string; label: string }[]; feedAfter: string | null }) {
   const queryClient = useQueryClient();
   const query = { ...filters.query, limit: PAGE };
   const { data, error, isFetching } = useFills(query, initial ?? undefined);
@@ -39,6 +40,9 @@ export function FillsView({ filters, initial, tokenOptions }: { filters: ParsedF
 
   const values: FillFilterValues = filters.values;
   const live = !values.cursor;
+  // The stream filters by what it can (not taker or time); the merge checks every filter.
+  const { tokenMint, paymentMint, maker } = filters.query;
+  useLiveFeed(live ? { tokenMint, paymentMint, maker, types: ["fill", "revoke"] } : null, feedAfter);
 
   async function exportCsv() {
     setExporting(true);

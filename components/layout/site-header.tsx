@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { LiveIndicator } from "../live/live-indicator";
 import { WalletButton } from "../wallet/wallet-button";
 import { NavLinks } from "./nav-links";
 import { SearchBox } from "./search-box";
@@ -25,6 +26,7 @@ export function SiteHeader({ localCluster }: { localCluster: boolean }) {
         <NavLinks />
         <SearchBox className="order-4 w-full md:order-3 md:ml-auto md:w-80" />
         <div className="order-2 ml-auto flex items-center gap-2 md:order-4 md:ml-0">
+          <LiveIndicator />
           <ThemeToggle />
           <WalletButton />
         </div>

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { groupThousands } from "@/lib/ui/format";
 import { OFFER_STATUSES as STATUS_TABS, type FillList, type MakerStats, type OfferList, type OfferStatus } from "@/lib/ui/types";
 import { useFills, useMakerOffers, useMakerStats } from "../data/queries";
+import { useLiveFeed } from "../live/live-provider";
 import { FillsTable } from "../fills/fills-table";
 import { Address } from "../ui/address";
 import { SideBadge, StatusBadge } from "../ui/badges";
@@ -107,7 +108,8 @@ export interface MakerInitial {
   fills: FillList;
 }
 
-export function MakerView({ maker, status, cursor, initial }: { maker: string; status: OfferStatus; cursor?: string; initial: MakerInitial }) {
+export function MakerView({ maker, status, cursor, initial, feedAfter }: { maker: string; status: OfferStatus; cursor?: string; initial: MakerInitial; feedAfter: string | null }) {
+  useLiveFeed({ maker }, feedAfter);
   const { data: stats = initial.stats, error } = useMakerStats(maker, initial.stats);
   const { data: offers = initial.offers } = useMakerOffers(maker, status, cursor, initial.offers);
   const { data: fills = initial.fills } = useFills({ maker, limit: 50 }, initial.fills);

@@ -5,11 +5,14 @@ import { useRouter } from "next/navigation";
 import { spread } from "@/lib/ui/price";
 import type { Market } from "@/lib/ui/types";
 import { useMarkets } from "../data/queries";
+import { useLiveFeed } from "../live/live-provider";
 import { useToken } from "../data/tokens";
 import { EmptyState, StaleNote } from "../ui/states";
 import { td, tdRight, th, thRight } from "../ui/panel";
 import { TimeAgo } from "../ui/time";
 import { OfferPrice, TokenAmount, TokenIcon, TokenSymbol } from "../ui/token";
+
+const ALL_CHANGES = {};
 
 export const bookHref = (m: Pick<Market, "tokenMint" | "paymentMint">) => `/book/${m.tokenMint}/${m.paymentMint}`;
 
@@ -41,8 +44,10 @@ function PairCell({ market }: { market: Market }) {
   );
 }
 
-export function MarketsTable({ initial }: { initial: Market[] }) {
+export function MarketsTable({ initial, feedAfter }: { initial: Market[]; feedAfter: string | null }) {
   const router = useRouter();
+  // Every change may move a market: the whole feed, to refetch the aggregates when something happens.
+  useLiveFeed(ALL_CHANGES, feedAfter);
   const { data = initial, error } = useMarkets(initial);
   if (data.length === 0) {
     return <EmptyState title="No markets yet">Pairs appear here once an offer is open or a fill happened in the last 24 hours.</EmptyState>;

@@ -6,6 +6,7 @@ import { offerTotal } from "@/lib/program/pricing";
 import { utcTime } from "@/lib/ui/format";
 import type { Fill, Offer, OfferFillList } from "@/lib/ui/types";
 import { useOffer, useOfferFills } from "../data/queries";
+import { useLiveFeed } from "../live/live-provider";
 import { useToken } from "../data/tokens";
 import { FillsTable } from "../fills/fills-table";
 import { Address } from "../ui/address";
@@ -53,7 +54,8 @@ function FillProgress({ offer }: { offer: Offer }) {
   );
 }
 
-export function OfferView({ initial, initialFills }: { initial: Offer; initialFills: OfferFillList }) {
+export function OfferView({ initial, initialFills, feedAfter }: { initial: Offer; initialFills: OfferFillList; feedAfter: string | null }) {
+  useLiveFeed({ offerPda: initial.pda }, feedAfter);
   const { data: offer = initial, error } = useOffer(initial.pda, initial);
   const { data: fillData = initialFills } = useOfferFills(initial.pda, initialFills);
   const token = useToken(offer.tokenMint);

@@ -5,6 +5,7 @@ import { useWallet, WalletProvider } from "@solana/wallet-adapter-react";
 import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
 import { shortAddress } from "@/lib/ui/format";
+import { AlertsToggle, OfferNotices } from "./offer-notices";
 
 /**
  * The wallet session. No per-wallet adapters: Wallet Standard wallets
@@ -42,6 +43,12 @@ function WalletMenu({ initiallyOpen, error, clearError }: { initiallyOpen: boole
 
   return (
     <div ref={root} className="relative flex items-center gap-2">
+      {connected && address && (
+        <>
+          <OfferNotices maker={address} />
+          <AlertsToggle />
+        </>
+      )}
       {connected && address && (
         <Link
           href={`/makers/${address}`}

@@ -4,7 +4,7 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { humanPrice, formatUnits } from "../../lib/program/units";
 import { takeAmounts } from "../../lib/program/pricing";
-import { recordFill } from "../../lib/store";
+import { appendChanges, recordFill } from "../../lib/store";
 import { startTokenStandin, type TokenStandin } from "../../local/tokens";
 import { parseCsv } from "../../lib/ui/csv";
 import { displayDecimal, formatAmount } from "../../lib/ui/format";
@@ -244,6 +244,7 @@ describe("the explorer in Chromium", { timeout: 90_000 }, () => {
   it("fills: a fill indexed while the page is open appears without a reload", async () => {
     const s = await open();
     await go(s.page, "/fills");
+    await s.page.locator('[data-testid=live-indicator][data-state="live"]').waitFor();
     const offer = offerByLabel(seeded, "jup-ask-2");
     const amounts = takeAmounts(10n ** 8n, offer.pricePerToken, offer.priceScale);
     const signature = signatureOf("e2e:live-fill");
@@ -258,6 +259,8 @@ describe("the explorer in Chromium", { timeout: 90_000 }, () => {
       blockTime: new Date(),
       slot: 99_999n,
     });
+    // As the worker does in the batch's transaction: the fill and the offer's new row go to the live feed.
+    await database.db.$client.begin((tx) => appendChanges(tx, [{ kind: "fill", signature, ixIndex: 0 }, { kind: "offer", pda: offer.pda, signature }]));
     const row = s.page.locator(`[data-fill="${signature}/0"]`);
     await row.waitFor({ timeout: 10_000 });
     expect(await row.getAttribute("class")).toContain("row-arrive");

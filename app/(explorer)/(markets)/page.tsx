@@ -1,4 +1,4 @@
-import { serverMarkets, serverStats, serverTokens } from "@/components/data/server";
+import { serverFeedHead, serverMarkets, serverStats, serverTokens } from "@/components/data/server";
 import { TokenSeed } from "@/components/data/tokens";
 import { MarketsTable } from "@/components/markets/markets-table";
 import { StatsStrip } from "@/components/markets/stats-strip";
@@ -7,6 +7,7 @@ import { Panel } from "@/components/ui/panel";
 export const dynamic = "force-dynamic";
 
 export default async function MarketsPage() {
+  const feedAfter = await serverFeedHead();
   const [markets, stats] = await Promise.all([serverMarkets(), serverStats()]);
   const tokens = await serverTokens([
     ...markets.flatMap((m) => [m.tokenMint, m.paymentMint]),
@@ -18,7 +19,7 @@ export default async function MarketsPage() {
       <h1 className="sr-only">Markets</h1>
       <StatsStrip initial={stats} />
       <Panel title="Markets" className="mt-6" id="markets" actions={<span className="text-xs text-muted">Prices in payment per token · live</span>}>
-        <MarketsTable initial={markets} />
+        <MarketsTable initial={markets} feedAfter={feedAfter} />
       </Panel>
     </TokenSeed>
   );

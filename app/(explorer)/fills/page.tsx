@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { serverFills, serverMarkets, serverTokens } from "@/components/data/server";
+import { serverFeedHead, serverFills, serverMarkets, serverTokens } from "@/components/data/server";
 import { TokenSeed } from "@/components/data/tokens";
 import { FillsView } from "@/components/fills/fills-view";
 import { PageTitle } from "@/components/ui/panel";
@@ -10,6 +10,7 @@ export const metadata: Metadata = { title: "Fills" };
 
 export default async function FillsPage({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
   const filters = parseFillFilters(await searchParams);
+  const feedAfter = await serverFeedHead();
   const [fills, markets] = await Promise.all([serverFills({ ...filters.query, limit: 50 }).catch(() => null), serverMarkets()]);
   const tokens = await serverTokens([...(fills?.fills ?? []).flatMap((f) => [f.tokenMint, f.paymentMint]), ...markets.map((m) => m.tokenMint)]);
   const bySymbol = new Map(tokens.map((t) => [t.mint, t.symbol]));
@@ -17,7 +18,7 @@ export default async function FillsPage({ searchParams }: { searchParams: Promis
   return (
     <TokenSeed tokens={tokens}>
       <PageTitle sub="Every take of every offer, newest first. Filters live in the URL: share it to share the view.">Fills</PageTitle>
-      <FillsView key={JSON.stringify(filters.values)} filters={filters} initial={fills} tokenOptions={tokenOptions} />
+      <FillsView key={JSON.stringify(filters.values)} filters={filters} initial={fills} tokenOptions={tokenOptions} feedAfter={feedAfter} />
     </TokenSeed>
   );
 }

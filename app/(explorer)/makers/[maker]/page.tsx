@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { isAddress, serverFills, serverMakerStats, serverOffers, serverTokens } from "@/components/data/server";
+import { isAddress, serverFeedHead, serverFills, serverMakerStats, serverOffers, serverTokens } from "@/components/data/server";
 import { TokenSeed } from "@/components/data/tokens";
 import { MakerView } from "@/components/makers/maker-view";
 import { OFFER_STATUSES, type OfferStatus } from "@/lib/ui/types";
@@ -21,6 +21,7 @@ export default async function MakerPage({ params, searchParams }: { params: Para
   const search = await searchParams;
   const status = (OFFER_STATUSES as readonly string[]).includes(String(search.status)) ? (search.status as OfferStatus) : "open";
   const cursor = typeof search.cursor === "string" && /^[A-Za-z0-9_-]{1,200}$/.test(search.cursor) ? search.cursor : undefined;
+  const feedAfter = await serverFeedHead();
   const [stats, offers, fills] = await Promise.all([
     serverMakerStats(maker),
     serverOffers({ maker, status, cursor, limit: 50 }),
@@ -34,7 +35,7 @@ export default async function MakerPage({ params, searchParams }: { params: Para
   ]);
   return (
     <TokenSeed tokens={tokens}>
-      <MakerView maker={maker} status={status} cursor={cursor} initial={{ stats, offers, fills }} />
+      <MakerView maker={maker} status={status} cursor={cursor} initial={{ stats, offers, fills }} feedAfter={feedAfter} />
     </TokenSeed>
   );
 }

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { isAddress, serverOffer, serverOfferFills, serverTokens } from "@/components/data/server";
+import { isAddress, serverFeedHead, serverOffer, serverOfferFills, serverTokens } from "@/components/data/server";
 import { TokenSeed } from "@/components/data/tokens";
 import { OfferView } from "@/components/offers/offer-view";
 
@@ -16,12 +16,13 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 export default async function OfferPage({ params }: { params: Params }) {
   const { pda } = await params;
   if (!isAddress(pda)) notFound();
+  const feedAfter = await serverFeedHead();
   const [offer, fills] = await Promise.all([serverOffer(pda), serverOfferFills(pda)]);
   if (!offer) notFound();
   const tokens = await serverTokens([offer.tokenMint, offer.paymentMint]);
   return (
     <TokenSeed tokens={tokens}>
-      <OfferView initial={offer} initialFills={fills} />
+      <OfferView initial={offer} initialFills={fills} feedAfter={feedAfter} />
     </TokenSeed>
   );
 }

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { BookView } from "@/components/book/book-view";
-import { isAddress, serverFills, serverOffers, serverTokens } from "@/components/data/server";
+import { isAddress, serverFeedHead, serverFills, serverOffers, serverTokens } from "@/components/data/server";
 import { TokenSeed } from "@/components/data/tokens";
 
 export const dynamic = "force-dynamic";
@@ -19,6 +19,7 @@ export default async function BookPage({ params }: { params: Params }) {
   const { tokenMint, paymentMint } = await params;
   if (!isAddress(tokenMint) || !isAddress(paymentMint)) notFound();
   const book = { tokenMint, paymentMint, status: "open" as const, sort: "price" as const, limit: 200 };
+  const feedAfter = await serverFeedHead();
   const [asks, bids, fills, tokens] = await Promise.all([
     serverOffers({ ...book, side: "sell" }),
     serverOffers({ ...book, side: "buy" }),
@@ -27,7 +28,7 @@ export default async function BookPage({ params }: { params: Params }) {
   ]);
   return (
     <TokenSeed tokens={tokens}>
-      <BookView tokenMint={tokenMint} paymentMint={paymentMint} initial={{ asks, bids, fills }} />
+      <BookView tokenMint={tokenMint} paymentMint={paymentMint} initial={{ asks, bids, fills }} feedAfter={feedAfter} />
     </TokenSeed>
   );
 }

@@ -1,0 +1,32 @@
+"use client";
+
+import type { LiveStatus } from "@/lib/ui/live-connection";
+import { useLiveStatus } from "./live-status";
+
+// Whether the page is live: shown only on pages that follow the stream.
+
+const LOOK: Record<Exclude<LiveStatus, "off">, { label: string; dot: string; title: string }> = {
+  live: { label: "Live", dot: "bg-bid", title: "Changes appear as they are indexed" },
+  connecting: { label: "Connecting", dot: "bg-warn animate-pulse", title: "Opening the live stream; the page refreshes itself meanwhile" },
+  reconnecting: { label: "Reconnecting", dot: "bg-warn animate-pulse", title: "The live stream is down; the page refreshes itself every few seconds meanwhile" },
+  paused: { label: "Paused", dot: "bg-muted", title: "Paused while the tab is hidden; it catches up when shown" },
+};
+
+export function LiveIndicator() {
+  const status = useLiveStatus();
+  if (status === "off") return null;
+  const look = LOOK[status];
+  return (
+    <span
+      role="status"
+      aria-live="polite"
+      title={look.title}
+      data-testid="live-indicator"
+      data-state={status}
+      className="inline-flex h-7 items-center gap-1.5 whitespace-nowrap rounded-full border border-line px-2.5 text-xs font-medium text-muted"
+    >
+      <span aria-hidden className={`h-2 w-2 rounded-full ${look.dot}`} />
+      {look.label}
+    </span>
+  );
+}

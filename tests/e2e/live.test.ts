@@ -1,0 +1,210 @@
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LOCAL_TOKEN_MINTS, startLocalCluster, type LedgerTransaction, type LocalCluster } from "../../local/cluster";
+import { startTokenStandin, type TokenStandin } from "../../local/tokens";
+import { createTestDatabase, type TestDatabase } from "../helpers/database";
+import { startWebServer, type WebServer } from "../helpers/server";
+import { scannedCount, startWorker, waitFor, type WorkerProcess } from "../helpers/worker";
+import { isolate, launchChromium, watchConsole } from "./browser";
+import { injectStandardWallet, TEST_WALLET_NAME } from "./wallet";
+
+// The explorer live: takes executed on the local cluster, indexed by the
+// worker, pushed through /v1/stream into pages already open in Debian's
+// Chromium, with no reload and no polling while the stream is live.
+
+let browser: Browser;
+let cluster: LocalCluster;
+let database: TestDatabase;
+let standin: TokenStandin;
+let worker: WorkerProcess;
+let server: WebServer;
+
+beforeAll(async () => {
+  browser = await launchChromium();
+  cluster = await startLocalCluster({ seed: "e2e-live", history: 400, live: false });
+  database = await createTestDatabase();
+  standin = await startTokenStandin({
+    limit: 100_000,
+    extraTokens: LOCAL_TOKEN_MINTS.map((m) => ({ mint: m.address, symbol: m.symbol, name: m.name, decimals: m.decimals })),
+  });
+  worker = startWorker({ DATABASE_URL: database.url, ...cluster.env });
+  server = await startWebServer({ DATABASE_URL: database.url, ...cluster.env, TOKEN_API_URL: standin.url, LOCAL_DEMO_CLUSTER: "true", RATE_LIMIT_RPM: "0" });
+  await waitFor(
+    async () => (await scannedCount(database.url)) === cluster.ledger.transactions.length,
+    120_000,
+    () => `the worker did not index the ledger:\n${worker.output().slice(-2000)}`,
+  );
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  worker?.kill("SIGCONT");
+  worker?.kill("SIGKILL");
+  await server?.stop();
+  await standin?.stop();
+  await database?.drop();
+  await cluster?.stop();
+});
+
+type Take = Extract<LedgerTransaction["result"]["effects"][number], { kind: "take" }>;
+const takesOf = (tx: LedgerTransaction): Take[] => (tx.result.err ? [] : tx.result.effects.filter((e): e is Take => e.kind === "take"));
+
+/** Appends single takes until one takes an offer that `wanted` accepts (the simulator picks offers itself). */
+function takeUntil(wanted: (take: Take) => boolean): { tx: LedgerTransaction; take: Take } {
+  for (let i = 0; i < 400; i++) {
+    for (const tx of cluster.append("take", 1)) {
+      const take = takesOf(tx).find(wanted);
+      if (take) return { tx, take };
+    }
+  }
+  throw new Error("no take of a wanted offer in 400 tries");
+}
+
+async function waitLive(page: Page): Promise<void> {
+  await page.locator('[data-testid=live-indicator][data-state="live"]').waitFor({ timeout: 15_000 });
+}
+
+/** Requests a page makes to /v1 other than the stream and token metadata: polling would show here. */
+function watchApiCalls(page: Page): string[] {
+  const calls: string[] = [];
+  page.on("request", (r) => {
+    const url = new URL(r.url());
+    if (url.pathname.startsWith("/v1/") && url.pathname !== "/v1/stream" && !url.pathname.startsWith("/v1/tokens")) calls.push(url.pathname + url.search);
+  });
+  return calls;
+}
+
+describe("live pages on the indexed local cluster", { timeout: 120_000 }, () => {
+  it("a take executed on the local cluster appears on the open book and fills pages without a reload or a poll, and the indicator says live", async () => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 1400 } });
+    const external = await isolate(context, server.baseUrl);
+    const market = (await server.json("/v1/markets")).body.markets.find((m: { openAsks: number; openBids: number }) => m.openAsks + m.openBids > 3);
+    const book = await context.newPage();
+    const fills = await context.newPage();
+    const errors = [...[book, fills].map(watchConsole)];
+    await book.goto(`${server.baseUrl}/book/${market.tokenMint}/${market.paymentMint}`, { waitUntil: "networkidle" });
+    await fills.goto(`${server.baseUrl}/fills`, { waitUntil: "networkidle" });
+    await Promise.all([waitLive(book), waitLive(fills)]);
+    // Marks that a reload would wipe.
+    for (const page of [book, fills]) await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
+    // The stream resumes after the feed id the page was rendered at: nothing is fetched again, and nothing polls.
+    await book.waitForTimeout(2_500);
+    const bookCalls = watchApiCalls(book);
+    const fillsCalls = watchApiCalls(fills);
+
+    const { tx, take } = takeUntil((t) => t.account.tokenMint === market.tokenMint && t.account.paymentMint === market.paymentMint);
+    const row = `[data-fill^="${tx.signature}/"]`;
+    await book.locator(row).first().waitFor({ timeout: 10_000 });
+    await fills.locator(row).first().waitFor({ timeout: 10_000 });
+    expect(await fills.locator(row).first().getAttribute("class")).toContain("row-arrive");
+
+    // The book's depth moved with the take: the offer shows what the API now says remains, or left the book.
+    const after = (await server.json(`/v1/offers/${take.offer}`)).body;
+    const depth = book.locator(`[data-offer="${take.offer}"]`);
+    if (after.status === "open") {
+      await expect.poll(() => depth.locator("[data-col=remaining] [data-raw]").first().getAttribute("data-raw"), { timeout: 5_000 }).toBe(after.remainingSize);
+    } else {
+      await expect.poll(() => depth.count(), { timeout: 5_000 }).toBe(0);
+    }
+
+    for (const page of [book, fills]) {
+      expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
+      expect(await page.getByTestId("live-indicator").getAttribute("data-state")).toBe("live");
+    }
+    expect(bookCalls, "the book page polled while live").toEqual([]);
+    expect(fillsCalls.filter((c) => c.startsWith("/v1/fills")), "the fills page polled while live").toEqual([]);
+    await context.close();
+    expect(errors.flat(), "console errors").toEqual([]);
+    expect(external, "requests that left localhost").toEqual([]);
+  });
+
+  it("an offer page shows its take as it happens: the fill in its history and the new remaining size", async () => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 1400 } });
+    await isolate(context, server.baseUrl);
+    const page = await context.newPage();
+    const errors = watchConsole(page);
+    // Hold the worker so the page is open before the take is indexed; the take is picked first.
+    worker.kill("SIGSTOP");
+    try {
+      const { tx, take } = takeUntil(() => true);
+      await page.goto(`${server.baseUrl}/offers/${take.offer}`, { waitUntil: "networkidle" });
+      await waitLive(page);
+      expect(await page.locator(`[data-fill^="${tx.signature}/"]`).count()).toBe(0);
+      worker.kill("SIGCONT");
+      await page.locator(`[data-fill^="${tx.signature}/"]`).first().waitFor({ timeout: 10_000 });
+      const after = (await server.json(`/v1/offers/${take.offer}`)).body;
+      await expect.poll(() => page.locator("[data-testid=offer-remaining] [data-raw]").first().getAttribute("data-raw"), { timeout: 5_000 }).toBe(after.remainingSize);
+      await expect.poll(() => page.locator("[data-status]").first().getAttribute("data-status"), { timeout: 5_000 }).toBe(after.status);
+    } finally {
+      worker.kill("SIGCONT");
+    }
+    await context.close();
+    expect(errors, "console errors").toEqual([]);
+  });
+
+  it("a hidden tab pauses its stream, and when shown again resumes after the last id: a take made meanwhile appears", async () => {
+    const context = await browser.newContext({ viewport: { width: 1440, height: 1400 } });
+    await isolate(context, server.baseUrl);
+    const market = (await server.json("/v1/markets")).body.markets.find((m: { openAsks: number; openBids: number }) => m.openAsks + m.openBids > 3);
+    const page = await context.newPage();
+    const errors = watchConsole(page);
+    const streams: string[] = [];
+    page.on("request", (r) => void (r.url().includes("/v1/stream") && streams.push(r.url())));
+    await page.goto(`${server.baseUrl}/book/${market.tokenMint}/${market.paymentMint}`, { waitUntil: "networkidle" });
+    await waitLive(page);
+    // The page's visibility as the browser reports it; the event does not bubble to window, so React Query's
+    // refetch-on-focus stays out of it and only the stream can bring the take.
+    const setHidden = (hidden: boolean) =>
+      page.evaluate((h) => {
+        Object.defineProperty(document, "hidden", { value: h, configurable: true });
+        document.dispatchEvent(new Event("visibilitychange"));
+      }, hidden);
+    await setHidden(true);
+    await page.locator('[data-testid=live-indicator][data-state="paused"]').waitFor({ timeout: 5_000 });
+    const opened = streams.length;
+    const { tx } = takeUntil((t) => t.account.tokenMint === market.tokenMint && t.account.paymentMint === market.paymentMint);
+    await waitFor(async () => (await server.json(`/v1/fills?tokenMint=${market.tokenMint}&limit=1`)).body.fills.some((f: { signature: string }) => f.signature === tx.signature) || (await scannedCount(database.url)) === cluster.ledger.transactions.length, 30_000, () => "the take was not indexed");
+    await page.waitForTimeout(500);
+    expect(await page.locator(`[data-fill^="${tx.signature}/"]`).count(), "nothing arrives while paused").toBe(0);
+    expect(streams.length, "no stream opened while hidden").toBe(opened);
+    await setHidden(false);
+    await waitLive(page);
+    expect(streams.at(-1), "the stream reopens after an id").toMatch(/[?&]after=\d+/);
+    await page.locator(`[data-fill^="${tx.signature}/"]`).first().waitFor({ timeout: 10_000 });
+    await context.close();
+    expect(errors, "console errors").toEqual([]);
+  });
+
+  it("a connected wallet is told, in the page, when its own offer is filled; the notice can be dismissed", async () => {
+    worker.kill("SIGSTOP");
+    try {
+      const { take } = takeUntil(() => true);
+      const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+      await isolate(context, server.baseUrl);
+      await injectStandardWallet(context, take.account.maker);
+      const page = await context.newPage();
+      const errors = watchConsole(page);
+      await page.goto(`${server.baseUrl}/`, { waitUntil: "networkidle" });
+      // The wallet's own stream (maker = the wallet) is open before the take is indexed.
+      const walletStream = page.waitForResponse((r) => r.url().includes("/v1/stream") && r.url().includes(`maker=${take.account.maker}`), { timeout: 15_000 });
+      await page.getByRole("button", { name: "Connect wallet" }).click();
+      await page.getByRole("menuitem", { name: TEST_WALLET_NAME }).click();
+      await page.getByTestId("alerts-toggle").waitFor();
+      expect((await walletStream).status()).toBe(200);
+      // And it knows the wallet's open offers as they were (/v1/makers/:maker/offers answered).
+      await page.waitForTimeout(1_000);
+      worker.kill("SIGCONT");
+      const notice = page.locator(`[data-testid=offer-notice][data-offer="${take.offer}"]`);
+      await notice.waitFor({ timeout: 15_000 });
+      const after = (await server.json(`/v1/offers/${take.offer}`)).body;
+      expect(await notice.getAttribute("data-kind")).toBe(after.status === "filled" ? "filled" : "partly-filled");
+      expect(await notice.getAttribute("role")).toBe("status");
+      await notice.getByRole("button", { name: "Dismiss notice" }).click();
+      await expect.poll(() => notice.count()).toBe(0);
+      await context.close();
+      expect(errors, "console errors").toEqual([]);
+    } finally {
+      worker.kill("SIGCONT");
+    }
+  });
+});

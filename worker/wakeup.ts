@@ -121,7 +121,11 @@ export function startWakeup(options: WakeupOptions): Wakeup {
       heartbeat = setInterval(() => {
         if (!alive) return fail("no answer to a ping");
         alive = false;
-        ws.ping();
+        try {
+          ws.ping();
+        } catch {
+          fail("closing");
+        }
       }, HEARTBEAT_MS);
       heartbeat.unref();
     });

@@ -54,11 +54,12 @@ export function useFills(query: FillQuery, initial?: FillList) {
 
 /** A pair's last day of one-minute candles (the book's price chart). */
 export function useCandles(tokenMint: string, paymentMint: string) {
+  const poll = usePollInterval(POLL_MS.list);
   return useQuery({
     queryKey: ["candles", tokenMint, paymentMint],
     queryFn: ({ signal }) => api.candles({ tokenMint, paymentMint, resolution: "1m", limit: 1440 }, signal),
     select: (d) => d.candles,
-    refetchInterval: POLL_MS.list,
+    refetchInterval: poll,
     placeholderData: keepPreviousData,
   });
 }

@@ -9,12 +9,12 @@ import type { FillList, OfferFillList, OfferList, OfferStatus, Side } from "@/li
 
 // The stream's events applied to the React Query caches of components/data/queries.ts:
 // lists are merged in place (lib/ui/live-merge.ts); aggregates that the client
-// cannot compute (markets, protocol and maker stats) are refetched when shown,
+// cannot compute (markets, protocol and maker stats, a pair's candles) are refetched when shown,
 // at once and then at most once per their cache lifetime however many events
 // arrive (a sooner fetch could only get the browser's cached copy).
 
 /** The query keys the stream keeps fresh; a reset or a gap refetches these. */
-export const LIVE_KEYS: readonly QueryKey[] = [["fills"], ["book"], ["offer"], ["offer-fills"], ["maker-offers"], ["markets"], ["stats"], ["maker-stats"]];
+export const LIVE_KEYS: readonly QueryKey[] = [["fills"], ["book"], ["offer"], ["offer-fills"], ["maker-offers"], ["markets"], ["stats"], ["maker-stats"], ["candles"]];
 
 
 function update<T>(client: QueryClient, prefix: QueryKey, change: (data: T, key: readonly unknown[]) => T): void {
@@ -27,7 +27,7 @@ function update<T>(client: QueryClient, prefix: QueryKey, change: (data: T, key:
 }
 
 /** Aggregates are refetched on change, but no sooner than their cache header lets a fetch see something new. */
-const AGGREGATE_PACE_MS: Record<string, number> = { markets: POLL_MS.markets, stats: POLL_MS.stats, "maker-stats": POLL_MS.makerStats };
+const AGGREGATE_PACE_MS: Record<string, number> = { markets: POLL_MS.markets, stats: POLL_MS.stats, "maker-stats": POLL_MS.makerStats, candles: POLL_MS.list };
 
 export class LiveCache {
   private readonly lastRun = new Map<string, number>();
@@ -46,6 +46,7 @@ export class LiveCache {
         });
         update<OfferFillList>(client, ["offer-fills", fill.offerPda], (list) => mergeOfferFill(list, fill, fill.offerPda));
         this.refreshAggregates(fill.maker);
+        this.refreshSoon("candles", ["candles", fill.tokenMint, fill.paymentMint]);
         break;
       }
       case "offer": {
@@ -60,6 +61,7 @@ export class LiveCache {
         update<FillList>(client, ["fills"], (list) => dropSignature(list, event.signature));
         update<OfferFillList>(client, ["offer-fills"], (list) => dropSignature(list, event.signature));
         this.refreshAggregates(undefined);
+        this.refreshSoon("candles", ["candles"]);
         break;
       case "reset":
         this.refetchAll();

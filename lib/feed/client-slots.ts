@@ -21,9 +21,4 @@ export class ClientSlots {
     else this.open.set(client, n);
   }
 
-  get total(): number {
-    let sum = 0;
-    for (const n of this.open.values()) sum += n;
-    return sum;
-  }
 }

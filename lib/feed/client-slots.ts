@@ -20,5 +20,4 @@ export class ClientSlots {
     if (n <= 0) this.open.delete(client);
     else this.open.set(client, n);
   }
-
 }

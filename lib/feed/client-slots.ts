@@ -20,10 +20,4 @@ export class ClientSlots {
     if (n <= 0) this.open.delete(client);
     else this.open.set(client, n);
   }
-
-  get total(): number {
-    let sum = 0;
-    for (const n of this.open.values()) sum += n;
-    return sum;
-  }
 }

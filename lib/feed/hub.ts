@@ -37,10 +37,6 @@ export class FeedHub {
     private readonly options: HubOptions = {},
   ) {}
 
-  get subscriberCount(): number {
-    return this.subscribers.size;
-  }
-
   /** Listens and learns the log's head; resolves once live. A failed start is tried afresh on the next call. */
   start(): Promise<void> {
     this.started ??= this.listen().catch((error: unknown) => {

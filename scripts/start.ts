@@ -4,12 +4,12 @@ import path from "node:path";
 import { dataDir } from "../lib/data-dir";
 import { numberSetting } from "../lib/number-setting";
 import { databaseStartupError } from "../lib/db/connect-error";
-import { freePort, releaseSignalsFromEmbeddedPostgres } from "../lib/db/embedded";
+import { releaseSignalsFromEmbeddedPostgres } from "../lib/db/embedded";
 import { migrateDatabase } from "../lib/db/migrate";
 import { EMBEDDED_DATA_DIR, resolveDatabase } from "../lib/db/resolve";
 import { env } from "../lib/env";
 import { createLogger } from "../lib/log";
-import { isPortFree, requireFreePort, waitForFreePort } from "../lib/ports";
+import { freePortPair, isPortFree, requireFreePort, waitForFreePort } from "../lib/ports";
 import { StartupError, exitWithOneLine, oneLine } from "../lib/startup-error";
 import { LOCAL_TOKEN_MINTS, startLocalCluster } from "../local/cluster";
 import { startTokenStandin } from "../local/tokens";
@@ -63,23 +63,31 @@ process.on("unhandledRejection", (error) => void shutdown(1, oneLine(error)));
 process.on("uncaughtException", (error) => void shutdown(1, oneLine(error)));
 
 /**
- * The local cluster's port: LOCALNET_PORT when set (taken: a clear failure);
- * otherwise 8899 as a validator's, or any free port when 8899 is taken
- * (a solana-test-validator already running, say). The worker is pointed at
+ * The local cluster's port, and its PubSub WebSocket's on the next port (where
+ * @solana/web3.js looks for it, as a validator's 8900 beside 8899):
+ * LOCALNET_PORT when set (either taken: a clear failure); otherwise 8899 as a
+ * validator's, or any free pair when 8899 or 8900 is taken (a
+ * solana-test-validator already running, say). The worker is pointed at
  * whichever it is. OFFER_BOOK_LOCALNET_DEFAULT_PORT moves the default, for tests only.
  */
 async function localClusterPort(): Promise<number> {
   const explicit = process.env.LOCALNET_PORT;
   if (explicit) {
     const port = Number(explicit);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new StartupError(`LOCALNET_PORT must be a port number, got "${explicit}"`, "set it to a free port, or unset it for 8899");
-    if (port) await requireFreePort(port, "LOCALNET_PORT", "the local cluster");
+    if (!Number.isInteger(port) || port < 0 || port > 65534) throw new StartupError(`LOCALNET_PORT must be a port number, got "${explicit}"`, "set it to a free port, or unset it for 8899");
+    if (port) {
+      await requireFreePort(port, "LOCALNET_PORT", "the local cluster");
+      await requireFreePort(port + 1, "LOCALNET_PORT", "the local cluster's WebSocket, LOCALNET_PORT + 1");
+    }
     return port;
   }
   const preferred = Number(process.env.OFFER_BOOK_LOCALNET_DEFAULT_PORT || LOCALNET_DEFAULT_PORT);
-  if (await isPortFree(preferred)) return preferred;
-  const port = await freePort();
-  log.warn(`port ${preferred} is taken (another Solana validator?): the local cluster listens on ${port} instead and the worker follows it there (set LOCALNET_PORT to choose)`);
+  const taken = !(await isPortFree(preferred)) ? preferred : !(await isPortFree(preferred + 1)) ? preferred + 1 : null;
+  if (taken === null) return preferred;
+  const port = await freePortPair();
+  log.warn(
+    `port ${taken} is taken (another Solana validator?): the local cluster listens on ${port} and its WebSocket on ${port + 1} instead, and the worker follows it there (set LOCALNET_PORT to choose)`,
+  );
   return port;
 }
 
@@ -161,7 +169,7 @@ async function main(): Promise<void> {
     cleanups.push(() => cluster.stop());
     Object.assign(shared, cluster.env, { LOCAL_DEMO_CLUSTER: "true" });
     const how = cluster.resumed ? `continued from its kept ledger (${cluster.resumed.transactions} transactions)` : "started";
-    log.info(`local demo cluster ${how} at ${cluster.url} (no SOLANA_RPC_URL), program ${cluster.programId}`);
+    log.info(`local demo cluster ${how} at ${cluster.url}, WebSocket ${cluster.wsUrl} (no SOLANA_RPC_URL), program ${cluster.programId}`);
 
     if (standin) {
       // The local tokens are known to the stand-in, but for one left unknown so the

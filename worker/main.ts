@@ -3,6 +3,7 @@ import { databaseStartupError } from "../lib/db/connect-error";
 import { embeddedDatabaseUrl } from "../lib/db/embedded-url";
 import { env as readEnv, type ServerEnv } from "../lib/env";
 import { createLogger } from "../lib/log";
+import { solanaWebsocketUrl } from "../lib/solana-ws-url";
 import { exitWithOneLine, oneLine, StartupError } from "../lib/startup-error";
 import { serveHealth } from "./health-server";
 import { refuseAnotherChain } from "./chain-guard";
@@ -11,6 +12,7 @@ import { createWorkerMetrics } from "./metrics";
 import { createOutageLog } from "./outage";
 import { createProgramRpc } from "./rpc";
 import { runScanner, type ScannerState } from "./scanner";
+import { startWakeup } from "./wakeup";
 
 // npm run worker: follows PROGRAM_ID on SOLANA_RPC_URL and writes offers,
 // fills and aggregates to the database.
@@ -116,6 +118,16 @@ const rpc = createProgramRpc({
 // Before any write (reconcile included): the database indexes one chain only.
 await refuseAnotherChain(sql, rpc, { programId, treasury: config.TREASURY_ADDRESS }, stopping.signal);
 
+// New program transactions wake the scanner at once; the poll stays the fallback.
+const wakeup = startWakeup({
+  url: config.SOLANA_WS_URL ?? solanaWebsocketUrl(rpcUrl),
+  programId,
+  commitment: config.SOLANA_COMMITMENT,
+  pollMs: config.SCAN_INTERVAL_MS,
+  log,
+  metrics,
+});
+
 let terms = 0;
 while (!stopping.signal.aborted) {
   const lease = await acquireLeadership({
@@ -134,7 +146,7 @@ while (!stopping.signal.aborted) {
   else log.info("took the scanner lock again; resuming from the checkpoint");
   const term = AbortSignal.any([stopping.signal, lease.lost]);
   await runScanner(
-    { sql, write: lease.write, rpc, log, metrics, database },
+    { sql, write: lease.write, rpc, log, metrics, database, wakeup },
     {
       programId,
       commitment: config.SOLANA_COMMITMENT,
@@ -154,6 +166,7 @@ while (!stopping.signal.aborted) {
 }
 
 role = "stopping";
+wakeup.close();
 await disconnect(db);
 log.info("stopped");
 process.exit(0);

@@ -39,6 +39,12 @@ export function createWorkerMetrics() {
       registers,
     }),
     rollbacks: new Counter({ name: `${PREFIX}rollbacks_total`, help: "Finality checks that undid rolled-back transactions", registers }),
+    wakeupConnected: new Gauge({
+      name: `${PREFIX}wakeup_connected`,
+      help: "1 while the logsSubscribe wake-up on the RPC's WebSocket is subscribed, 0 while the scanner only polls",
+      registers,
+    }),
+    wakeups: new Counter({ name: `${PREFIX}wakeups_total`, help: "Program log notifications that woke the scanner (or queued one more round)", registers }),
     undoneTransactions: new Counter({ name: `${PREFIX}undone_transactions_total`, help: "Transactions undone because the cluster dropped them", registers }),
   };
 }

@@ -11,6 +11,7 @@ import { sleep } from "./rate-budget";
 import { reconcileOffers } from "./reconcile";
 import type { ProgramRpc } from "./rpc";
 import { planSignatures } from "./signatures";
+import type { Wakeup } from "./wakeup";
 
 /** How often applied-but-unfinalized transactions are checked against the finalized chain, and lapsed offers flagged. */
 const FINALITY_INTERVAL_MS = 5_000;
@@ -46,6 +47,8 @@ export interface ScannerContext {
   metrics: WorkerMetrics;
   /** The database's outage log, shared with the lock's. */
   database: OutageLog;
+  /** Ends the wait between rounds early when the RPC's WebSocket tells of new program transactions; unset: the poll alone. */
+  wakeup?: Pick<Wakeup, "wait">;
 }
 
 /**
@@ -87,7 +90,7 @@ export async function runScanner(context: ScannerContext, config: ScannerConfig,
       failures = 0;
       database.ok();
       state.lastSyncAt = Date.now();
-      await sleep(config.intervalMs, signal);
+      await (context.wakeup ? context.wakeup.wait(config.intervalMs, signal) : sleep(config.intervalMs, signal));
     } catch (error) {
       if (signal.aborted) break;
       failures++;

@@ -2,6 +2,8 @@ import { expectedState, type ExpectedState } from "./expected";
 import { type FaultConfig, FaultInjector } from "./faults";
 import { checkHeaderAgainst, type JournalHeader, JournalWriter, readJournalHeader, replayJournal, type ReplayResult, writeJournal } from "./journal";
 import { Ledger, type LedgerTransaction } from "./ledger";
+import { PubSub } from "./pubsub";
+import { listenBoth, PubSubServer } from "./pubsub-server";
 import type { RpcContext } from "./rpc";
 import { type AdminRoutes, RpcServer, type ServerStats } from "./server";
 import { ACTIVITY_KINDS, type ActivityKind, Simulator } from "./simulator";
@@ -13,6 +15,12 @@ export interface LocalClusterOptions {
   seed?: string;
   /** 0 picks a free port. Default 0. */
   port?: number;
+  /**
+   * The PubSub WebSocket's own port. Default: the RPC port + 1, where
+   * @solana/web3.js looks for it (with port 0, a free pair is found).
+   * The WebSocket is also served on the RPC port through the HTTP upgrade.
+   */
+  wsPort?: number;
   host?: string;
   /** Transactions generated before the server starts. Default 0. */
   history?: number;
@@ -62,11 +70,14 @@ export interface RollbackResult {
 export interface LocalCluster {
   url: string;
   port: number;
+  /** The PubSub WebSocket (ws://host:wsPort). */
+  wsUrl: string;
+  wsPort: number;
   programId: string;
   treasury: string;
   routerProgramId: string;
   /** The variables a worker or app needs to use this cluster. */
-  env: { SOLANA_RPC_URL: string; PROGRAM_ID: string; TREASURY_ADDRESS: string };
+  env: { SOLANA_RPC_URL: string; SOLANA_WS_URL: string; PROGRAM_ID: string; TREASURY_ADDRESS: string };
   ledger: Ledger;
   world: World;
   simulator: Simulator;
@@ -77,6 +88,8 @@ export interface LocalCluster {
   setFaults(config: FaultConfig | null): void;
   /** Pretend the node lags `slots` behind its tip (0 = healthy). */
   setBehind(slots: number): void;
+  /** Take the PubSub WebSocket down (connections cut, new ones refused) or bring it back. */
+  setWebsocketDown(down: boolean): void;
   rollback(options?: RollbackOptions): RollbackResult;
   /** Forget history below a slot, or keep only the newest N transactions. Returns the first available slot. */
   prune(options: { beforeSlot?: number; keepTransactions?: number }): number;
@@ -162,7 +175,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   };
   const ctx: RpcContext = { ledger, submit };
 
-  const cluster: Omit<LocalCluster, "url" | "port" | "env" | "stop"> = {
+  const cluster: Omit<LocalCluster, "url" | "port" | "wsUrl" | "wsPort" | "env" | "stop"> = {
     programId: world.programs.programId,
     treasury: world.programs.treasury,
     routerProgramId: world.programs.routerProgramId,
@@ -175,6 +188,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     setBehind: (slots) => {
       ledger.behindSlots = slots;
     },
+    setWebsocketDown: (down) => pubsubServer.setDown(down),
     rollback: (rollbackOptions = {}) => {
       const fromSlot = ledger.tip.slot;
       const removed = ledger.rollback(rollbackOptions.toSlot);
@@ -275,6 +289,10 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
       return { signatures: cluster.append(kind, Number(input.count ?? 1)).map((t) => t.signature) };
     },
     advance: (input) => ({ tipSlot: cluster.advanceSlots(Number(input.slots ?? 1)) }),
+    websocket: (input) => {
+      if (input.down !== undefined) cluster.setWebsocketDown(input.down === true || input.down === "true");
+      return { down: pubsubServer.isDown, connections: pubsubServer.connections, subscriptions: pubsubServer.pubsub.count };
+    },
     expected: (input) => {
       const commitment = input.commitment === "finalized" ? "finalized" : "confirmed";
       const state = cluster.expectedState({ commitment });
@@ -286,9 +304,13 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     },
   };
 
-  const server = new RpcServer(ctx, faults, admin);
-  const port = await server.listen(options.port ?? 0, options.host ?? "127.0.0.1");
-  const url = `http://${options.host ?? "127.0.0.1"}:${port}`;
+  // Subscriptions hear of what happens from here on, not of the history built above.
+  const pubsubServer = new PubSubServer(new PubSub(ledger));
+  const server = new RpcServer(ctx, faults, admin, (req, socket, head) => pubsubServer.upgrade(req, socket, head));
+  const host = options.host ?? "127.0.0.1";
+  const { port, wsPort } = await listenBoth(server, pubsubServer, host, options.port ?? 0, options.wsPort);
+  const url = `http://${host}:${port}`;
+  const wsUrl = `ws://${host}:${wsPort}`;
 
   let timer: NodeJS.Timeout | undefined;
   if (options.live) {
@@ -303,9 +325,12 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     ...cluster,
     url,
     port,
-    env: { SOLANA_RPC_URL: url, PROGRAM_ID: cluster.programId, TREASURY_ADDRESS: cluster.treasury },
+    wsUrl,
+    wsPort,
+    env: { SOLANA_RPC_URL: url, SOLANA_WS_URL: wsUrl, PROGRAM_ID: cluster.programId, TREASURY_ADDRESS: cluster.treasury },
     stop: async () => {
       if (timer) clearInterval(timer);
+      await pubsubServer.close();
       await server.close();
       journal?.close();
     },

@@ -5,7 +5,7 @@ import { startLocalCluster } from "./cluster";
 
 /**
  * `npm run localnet`: the local Solana JSON-RPC stand-in with a living market.
- * LOCALNET_PORT (8899), LOCALNET_SEED ("localnet"), LOCALNET_HISTORY (2000
+ * LOCALNET_PORT (8899; its PubSub WebSocket on the next port), LOCALNET_SEED ("localnet"), LOCALNET_HISTORY (2000
  * transactions built before serving), LOCALNET_TPS (3), LOCALNET_V0_SHARE (0.2),
  * LOCALNET_DATA_DIR (unset: the ledger lives in memory; set: kept there and
  * continued on the next start).
@@ -15,7 +15,11 @@ const startedAt = Date.now();
 const cluster = await (async () => {
   const port = numberSetting("LOCALNET_PORT", 8899);
   const host = process.env.LOCALNET_HOST || "127.0.0.1";
-  if (port) await requireFreePort(port, "LOCALNET_PORT", "the local cluster");
+  if (port) {
+    await requireFreePort(port, "LOCALNET_PORT", "the local cluster");
+    // Clients look for the PubSub WebSocket on the next port, as beside a validator's 8899 on 8900.
+    await requireFreePort(port + 1, "LOCALNET_PORT", "the local cluster's WebSocket, LOCALNET_PORT + 1");
+  }
   return startLocalCluster({
     seed: process.env.LOCALNET_SEED || "localnet",
     port,
@@ -28,7 +32,7 @@ const cluster = await (async () => {
 })().catch((error: unknown) => exitWithOneLine("localnet", error));
 
 const how = cluster.resumed ? "continued from its kept ledger" : "built";
-console.log(`local cluster listening on ${cluster.url} (${cluster.ledger.transactions.length} transactions ${how} in ${Date.now() - startedAt} ms)`);
+console.log(`local cluster listening on ${cluster.url}, WebSocket ${cluster.wsUrl} (${cluster.ledger.transactions.length} transactions ${how} in ${Date.now() - startedAt} ms)`);
 console.log("environment for the worker and the app:");
 for (const [name, value] of Object.entries(cluster.env)) console.log(`  ${name}=${value}`);
 console.log(`admin: POST ${cluster.url}/_admin/{faults,behind,rollback,prune,simulator,append,advance}, GET ${cluster.url}/_admin/{info,stats,expected}`);

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
+import type { Duplex } from "node:stream";
 import type { FaultInjector, FaultKind } from "./faults";
 import { callMethod, type RpcContext, RpcError } from "./rpc";
 
@@ -45,10 +46,13 @@ export class RpcServer {
     private readonly ctx: RpcContext,
     private readonly faults: FaultInjector,
     private readonly admin: AdminRoutes,
+    /** WebSocket upgrades on the RPC port (the PubSub server takes them). */
+    upgrade?: (req: IncomingMessage, socket: Duplex, head: Buffer) => void,
   ) {
     this.stats = { httpRequests: 0, calls: 0, byMethod: {}, faults: faults.counts };
     this.server = createServer((req, res) => this.handle(req, res));
     this.server.keepAliveTimeout = 65_000;
+    if (upgrade) this.server.on("upgrade", upgrade);
     this.server.on("connection", (socket) => {
       socket.setNoDelay(true);
       this.sockets.add(socket);
@@ -59,7 +63,10 @@ export class RpcServer {
   listen(port: number, host: string): Promise<number> {
     return new Promise((resolve, reject) => {
       this.server.once("error", reject);
-      this.server.listen(port, host, () => resolve((this.server.address() as AddressInfo).port));
+      this.server.listen(port, host, () => {
+        this.server.off("error", reject);
+        resolve((this.server.address() as AddressInfo).port);
+      });
     });
   }
 

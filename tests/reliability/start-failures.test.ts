@@ -4,6 +4,7 @@ import { createServer, type Server } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { freePort } from "../../lib/db/embedded";
+import { isPortFree } from "../../lib/ports";
 import { isPostgresProcess, readPostmasterPid } from "../../lib/db/postmaster";
 
 // The start failures a person meets, each through the real command: one line
@@ -71,11 +72,25 @@ function withDatabase(serverUrl: string, name: string): string {
   return url.toString();
 }
 
+/** A held port whose previous port is free: LOCALNET_PORT there finds its WebSocket's port (+ 1) taken. */
+async function holdPortAfterFree(): Promise<{ port: number; server: Server }> {
+  for (;;) {
+    const candidate = await holdPort();
+    if (await isPortFree(candidate.port - 1)) return candidate;
+    candidate.server.close();
+  }
+}
+
 let held: { port: number; server: Server };
+let heldAfterFree: { port: number; server: Server };
 beforeAll(async () => {
   held = await holdPort();
+  heldAfterFree = await holdPortAfterFree();
 });
-afterAll(() => held.server.close());
+afterAll(() => {
+  held.server.close();
+  heldAfterFree.server.close();
+});
 
 describe("one line and a non-zero exit for each start failure", () => {
   it("npm start with PORT taken names the port and PORT, before starting anything", async () => {
@@ -90,6 +105,9 @@ describe("one line and a non-zero exit for each start failure", () => {
     expectOneLine(tokens, "npm start", `port ${held.port} (the token stand-in)`, /set TOKENS_PORT/);
     const cluster = await npm(["start"], { PORT: port, LOCALNET_PORT: String(held.port) });
     expectOneLine(cluster, "npm start", `port ${held.port} (the local cluster)`, /set LOCALNET_PORT/);
+    // The cluster's PubSub WebSocket takes LOCALNET_PORT + 1, where web3.js looks for it.
+    const websocket = await npm(["start"], { PORT: port, LOCALNET_PORT: String(heldAfterFree.port - 1) });
+    expectOneLine(websocket, "npm start", `port ${heldAfterFree.port} (the local cluster's WebSocket, LOCALNET_PORT + 1) is already in use`, /set LOCALNET_PORT/);
   });
 
   it("npm run web and npm run localnet with their port taken", async () => {
@@ -97,6 +115,8 @@ describe("one line and a non-zero exit for each start failure", () => {
       npm(["run", "web"], { PORT: String(held.port) }),
       npm(["run", "localnet"], { LOCALNET_PORT: String(held.port) }),
     ]);
+    const localnetWebsocket = await npm(["run", "localnet"], { LOCALNET_PORT: String(heldAfterFree.port - 1) });
+    expectOneLine(localnetWebsocket, "localnet", `port ${heldAfterFree.port} (the local cluster's WebSocket, LOCALNET_PORT + 1) is already in use`, /set LOCALNET_PORT/);
     expectOneLine(web, "web", `port ${held.port} is already in use`, /set PORT/);
     expectOneLine(localnet, "localnet", `port ${held.port} (the local cluster) is already in use`, /set LOCALNET_PORT/);
   });
@@ -197,16 +217,20 @@ const alive = (pid: number) => {
 };
 
 describe("an npm start's life", () => {
-  it("takes a free port when the default cluster port is taken, restarts a killed part, survives its own kill -9, and stops cleanly", async () => {
+  it("takes a free port pair when the default cluster port's WebSocket port is taken, restarts a killed part, survives its own kill -9, and stops cleanly", async () => {
     const port = await freePort();
-    const env = { PORT: String(port), OFFER_BOOK_LOCALNET_DEFAULT_PORT: String(held.port), LOCALNET_HISTORY: "100", LOCALNET_TPS: "2" };
+    const env = { PORT: String(port), OFFER_BOOK_LOCALNET_DEFAULT_PORT: String(heldAfterFree.port - 1), LOCALNET_HISTORY: "100", LOCALNET_TPS: "2" };
 
-    // 1. The default cluster port (standing in for 8899) is taken: another is used, and said so.
+    // 1. The port beside the default cluster port (standing in for 8900 beside 8899) is taken: another pair is used, and said so.
     const first = startProcess(env);
     await until("the first start serving /v1/stats", async () => (await statsStatus(port)) === 200 || undefined, first.output);
-    const moved = new RegExp(`port ${held.port} is taken \\(another Solana validator\\?\\): the local cluster listens on (\\d+) instead`).exec(first.output());
+    const moved = new RegExp(`port ${heldAfterFree.port} is taken \\(another Solana validator\\?\\): the local cluster listens on (\\d+) and its WebSocket on (\\d+) instead`).exec(first.output());
     expect(moved, first.output()).not.toBeNull();
+    expect(Number(moved![2])).toBe(Number(moved![1]) + 1);
     await until("the worker scanning the moved cluster", () => first.output().includes(`"rpc":"http://127.0.0.1:${moved![1]}"`) || undefined, first.output);
+    // The worker found the cluster's WebSocket there (SOLANA_WS_URL passed on) and is woken by it.
+    const subscribed = (line: string) => line.includes(`"url":"ws://127.0.0.1:${moved![2]}"`) && line.includes("new transactions wake the scanner at once");
+    await until("the worker's wake-up subscribed", () => first.output().split("\n").some(subscribed) || undefined, first.output);
 
     // 2. A second start from the same checkout: one line saying where the first runs.
     const second = await npm(["start"], { PORT: String(await freePort()), LOCALNET_PORT: String(await freePort()) });

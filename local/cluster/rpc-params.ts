@@ -1,0 +1,118 @@
+import bs58 from "bs58";
+import type { Commitment, Ledger, LedgerTransaction } from "./ledger";
+
+/**
+ * What every JSON-RPC method of the local cluster shares: its errors, the
+ * context it runs in, and the parameter forms of a Solana 2.x node (config
+ * objects, commitments, base58 addresses and signatures, result contexts).
+ */
+
+export const API_VERSION = "2.2.14";
+
+export class RpcError extends Error {
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+/** A result that is already JSON text, spliced into the response as is. */
+export class RawJson {
+  constructor(readonly json: string) {}
+}
+
+export type RpcResult = RawJson | unknown;
+
+export interface RpcContext {
+  ledger: Ledger;
+  /** Appends a wire transaction in a new block (sendTransaction). */
+  submit(wire: Uint8Array): LedgerTransaction;
+}
+
+export type Handler = (ctx: RpcContext, params: unknown[]) => RpcResult;
+
+export const invalidParams = (message = "Invalid params") => new RpcError(-32602, message);
+
+export function configAt(params: unknown[], index: number): Record<string, unknown> {
+  const value = params[index];
+  if (value === undefined || value === null) return {};
+  if (typeof value !== "object" || Array.isArray(value)) throw invalidParams(`Invalid params: invalid type: ${typeof value}, expected struct`);
+  return value as Record<string, unknown>;
+}
+
+export function commitmentOf(config: Record<string, unknown>): Commitment {
+  const c = config.commitment;
+  if (c === undefined || c === null) return "finalized";
+  switch (c) {
+    case "processed":
+    case "recent":
+      return "processed";
+    case "confirmed":
+    case "single":
+    case "singleGossip":
+      return "confirmed";
+    case "finalized":
+    case "root":
+    case "max":
+      return "finalized";
+    default:
+      throw invalidParams(`Invalid params: unknown variant \`${String(c)}\`, expected one of \`processed\`, \`confirmed\`, \`finalized\``);
+  }
+}
+
+export function atLeastConfirmed(config: Record<string, unknown>): Commitment {
+  const commitment = commitmentOf(config);
+  if (commitment === "processed") throw invalidParams("Method does not support commitment below `confirmed`");
+  return commitment;
+}
+
+export function checkMinContextSlot(ctx: RpcContext, config: Record<string, unknown>, slot: number): void {
+  const min = config.minContextSlot;
+  if (typeof min === "number" && slot < min) {
+    throw new RpcError(-32016, "Minimum context slot has not been reached", { contextSlot: slot });
+  }
+}
+
+export function addressParam(value: unknown): string {
+  if (typeof value !== "string") throw invalidParams("Invalid params: invalid type: expected a base58 string");
+  try {
+    if (bs58.decode(value).length === 32) return value;
+  } catch {
+    // falls through to the error below
+  }
+  throw invalidParams("Invalid param: Invalid");
+}
+
+export function signatureParam(value: unknown): string {
+  if (typeof value !== "string") throw invalidParams("Invalid params: invalid type: expected a base58 string");
+  try {
+    if (bs58.decode(value).length === 64) return value;
+  } catch {
+    // falls through to the error below
+  }
+  throw invalidParams("Invalid param: Invalid");
+}
+
+/**
+ * The transaction a signature param names, if the ledger has it. Only a
+ * string the ledger does not know is decoded to tell a malformed signature
+ * (Invalid param) from an unknown one: the lookup is the hot path.
+ */
+export function transactionOf(ledger: Ledger, value: unknown): LedgerTransaction | undefined {
+  const tx = typeof value === "string" ? ledger.bySignatureAvailable(value) : undefined;
+  if (!tx) signatureParam(value);
+  return tx;
+}
+
+function context(slot: number): string {
+  return `{"apiVersion":"${API_VERSION}","slot":${slot}}`;
+}
+
+export function withContext(slot: number, valueJson: string): RawJson {
+  return new RawJson(`{"context":${context(slot)},"value":${valueJson}}`);
+}
+
+export const q = (s: string) => `"${s}"`;

@@ -1,4 +1,5 @@
-import { readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
 import path from "node:path";
 import postgres from "postgres";
 import { freePort, startEmbeddedPostgres } from "../lib/db/embedded";
@@ -13,10 +14,16 @@ import { ensureBuild, log, ROOT, spawnServer, startNext } from "./harness";
 // size it follows a live tail: the lag from a transaction's appearance at the
 // RPC to its fill in /v1/fills, p50 and p99.
 // BENCH_SIZES (100000,1000000: comma-separated), BENCH_LIVE_SECONDS (30; 0 skips),
-// BENCH_DATABASE_URL (else an embedded PostgreSQL).
+// BENCH_DATABASE_URL (else an embedded PostgreSQL). BENCH_CPU_PROFILE=<dir>
+// writes CPU profiles of the worker and of the cluster's serving (the bench
+// process during the backfill), for chrome://inspect or speedscope.
+// BENCH_PG_STATEMENTS=1 loads pg_stat_statements into the embedded
+// PostgreSQL and prints the statements that took its time.
 
 const SIZES = (process.env.BENCH_SIZES ?? process.env.BENCH_TRANSACTIONS ?? "100000,1000000").split(",").map(Number);
 const LIVE_SECONDS = Number(process.env.BENCH_LIVE_SECONDS ?? 30);
+const PROFILE_DIR = process.env.BENCH_CPU_PROFILE ? path.resolve(process.env.BENCH_CPU_PROFILE) : null;
+const PG_STATEMENTS = process.env.BENCH_PG_STATEMENTS === "1";
 const RSS_TARGET_MB = 250;
 const RATE_TARGET = 2500;
 
@@ -29,6 +36,22 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
 }
 
+/** CPU time of a PostgreSQL server so far: the postmaster, its children that ended (reaped into cutime/cstime) and those alive. */
+function postgresCpuSeconds(postmaster: number): number {
+  const stat = (pid: number) => readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  const own = stat(postmaster);
+  let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
+  for (const child of readFileSync(`/proc/${postmaster}/task/${postmaster}/children`, "utf8").split(" ").filter(Boolean)) {
+    try {
+      const fields = stat(Number(child));
+      ticks += Number(fields[11]) + Number(fields[12]);
+    } catch {
+      // ended between the listing and the read: counted in cutime next time
+    }
+  }
+  return ticks / 100;
+}
+
 /** Peak resident set of a process so far (VmHWM), in MB. */
 function peakRssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
@@ -38,11 +61,28 @@ function peakRssMb(pid: number): number {
 let adminUrl = process.env.BENCH_DATABASE_URL;
 let stopDatabase = async () => {};
 if (!adminUrl) {
-  const embedded = await startEmbeddedPostgres({ dataDir: path.join(ROOT, ".data/bench-scan-pg"), persistent: false });
+  const embedded = await startEmbeddedPostgres({
+    dataDir: path.join(ROOT, ".data/bench-scan-pg"),
+    persistent: false,
+    settings: PG_STATEMENTS ? ["-c", "shared_preload_libraries=pg_stat_statements", "-c", "pg_stat_statements.track=all"] : [],
+  });
   adminUrl = embedded.adminUrl;
   stopDatabase = () => embedded.stop();
 }
-await ensureBuild();
+if (LIVE_SECONDS > 0) await ensureBuild();
+// The server's CPU is read from /proc when it runs on this machine (the embedded one always does).
+const postmasterPid = await (async () => {
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  try {
+    const [row] = await admin<{ file: string }[]>`select pg_read_file('postmaster.pid') as file`;
+    const pid = Number(row!.file.split("\n")[0]);
+    return existsSync(`/proc/${pid}/stat`) ? pid : null;
+  } catch {
+    return null;
+  } finally {
+    await admin.end();
+  }
+})();
 
 const results: string[] = [];
 const misses: string[] = [];
@@ -52,6 +92,11 @@ for (const [index, size] of SIZES.entries()) {
   await admin.end();
   const databaseUrl = await createDatabaseIfMissing(adminUrl, "offer_book_bench_scan");
   await migrateDatabase(databaseUrl);
+  if (PG_STATEMENTS) {
+    const db = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+    await db.unsafe("create extension if not exists pg_stat_statements; select pg_stat_statements_reset()");
+    await db.end();
+  }
 
   log(`building a ledger of ${size.toLocaleString()} transactions`);
   let started = Date.now();
@@ -66,23 +111,62 @@ for (const [index, size] of SIZES.entries()) {
   const web = live ? await startNext(webPort, { DATABASE_URL: databaseUrl, RATE_LIMIT_RPM: "0" }) : null;
   const sql = postgres(databaseUrl, { max: 1, onnotice: () => {} });
   const scanned = async () => (await sql`select count(*)::int as n from scanned_transactions`)[0]!.n as number;
+  // Done when the checkpoint (written with each batch) reaches the newest
+  // transaction: a cheap poll, where counting the table every 200 ms would
+  // cost PostgreSQL more as it grows. A count confirms it at the end.
+  const newest = cluster.ledger.transactions.at(-1)!.signature;
+  const checkpointAtNewest = async () => (await sql`select 1 from scanner_checkpoints where last_signature = ${newest}`).length > 0;
 
+  const profiler = PROFILE_DIR ? new Session() : null;
+  if (profiler) {
+    mkdirSync(PROFILE_DIR!, { recursive: true });
+    profiler.connect();
+    await profiler.post("Profiler.enable");
+    await profiler.post("Profiler.start");
+  }
+  const benchCpuBefore = process.cpuUsage();
+  const postgresCpuBefore = postmasterPid ? postgresCpuSeconds(postmasterPid) : 0;
   started = Date.now();
   const worker = await spawnServer(
-    ["scripts/worker.mjs"],
+    [...(PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=worker-${size}.cpuprofile`] : []), "scripts/worker.mjs"],
     { DATABASE_URL: databaseUrl, ...cluster.env, LOG_LEVEL: "warn", SCAN_INTERVAL_MS: process.env.SCAN_INTERVAL_MS ?? "1000" },
     null,
   );
   let peak = 0;
   const rssTimer = setInterval(() => (peak = Math.max(peak, peakRssMb(worker.pid!))), 250);
-  while ((await scanned()) < total) await sleep(200);
+  for (let polls = 1; ; polls++) {
+    if ((await checkpointAtNewest()) || (polls % 25 === 0 && (await scanned()) >= total)) break;
+    await sleep(200);
+  }
   const backfillSeconds = (Date.now() - started) / 1000;
+  const benchCpu = process.cpuUsage(benchCpuBefore);
+  const postgresCpu = postmasterPid ? postgresCpuSeconds(postmasterPid) - postgresCpuBefore : NaN;
+  if (profiler) {
+    const { profile } = await profiler.post("Profiler.stop");
+    writeFileSync(path.join(PROFILE_DIR!, `cluster-${size}.cpuprofile`), JSON.stringify(profile));
+    profiler.disconnect();
+  }
+  const scannedCount = await scanned();
+  if (PG_STATEMENTS) {
+    const top = await sql<{ ms: number; calls: number; query: string }[]>`
+      select round(total_exec_time)::int as ms, calls::int, left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 110) as query
+      from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())
+      order by total_exec_time desc limit 12`;
+    for (const t of top) console.log(`  pg ${String(t.ms).padStart(7)} ms ${String(t.calls).padStart(7)} calls  ${t.query}`);
+  }
+  if (scannedCount !== total) misses.push(`${total}: ${scannedCount} transactions scanned at the end`);
   const [fillRow] = await sql`select count(*)::int as n from fills`;
   peak = Math.max(peak, peakRssMb(worker.pid!));
-  // CPU per transaction holds still on a shared machine where the wall-clock rate does not.
-  const cpuMsPerTx = (cpuSeconds(worker.pid!) * 1000) / total;
+  // CPU per transaction holds still on a shared machine where the wall-clock
+  // rate does not; with three processes on two cores their sum bounds the rate.
+  const perTx = (seconds: number) => ((seconds * 1000) / total).toFixed(3);
+  const workerCpu = cpuSeconds(worker.pid!);
+  // The bench process serves the cluster's JSON-RPC during the backfill (and polls the checkpoint).
+  const clusterCpu = (benchCpu.user + benchCpu.system) / 1e6;
   const txPerSecond = total / backfillSeconds;
-  const line = `${total.toLocaleString()} transactions (ledger built in ${buildSeconds.toFixed(0)} s): backfill ${backfillSeconds.toFixed(1)} s = ${txPerSecond.toFixed(0)} transactions/s, ${(fillRow!.n / backfillSeconds).toFixed(0)} fills/s; worker peak RSS ${peak.toFixed(0)} MB, worker CPU ${cpuMsPerTx.toFixed(3)} ms/transaction`;
+  const line =
+    `${total.toLocaleString()} transactions (ledger built in ${buildSeconds.toFixed(0)} s): backfill ${backfillSeconds.toFixed(1)} s = ${txPerSecond.toFixed(0)} transactions/s, ${(fillRow!.n / backfillSeconds).toFixed(0)} fills/s; worker peak RSS ${peak.toFixed(0)} MB; ` +
+    `CPU ms/transaction: worker ${perTx(workerCpu)}, cluster ${perTx(clusterCpu)}, PostgreSQL ${postmasterPid ? perTx(postgresCpu) : "n/a"}`;
   console.log(line);
   results.push(line);
   if (txPerSecond < RATE_TARGET) misses.push(`${total}: backfill ${txPerSecond.toFixed(0)} tx/s (target >= ${RATE_TARGET})`);
@@ -121,8 +205,10 @@ for (const [index, size] of SIZES.entries()) {
     if (appearedAt.size > 0) misses.push(`${appearedAt.size} live fills never appeared`);
   }
   clearInterval(rssTimer);
+  const workerExited = new Promise((resolve) => worker.once("exit", resolve));
   worker.kill("SIGTERM");
   web?.kill("SIGTERM");
+  await Promise.race([workerExited, sleep(30_000)]); // its CPU profile, if asked for, is written as it exits
   await sql.end();
   await cluster.stop();
 }

@@ -41,7 +41,12 @@ export const serverEnvSchema = z.object({
   /** The scanner worker. */
   SCAN_INTERVAL_MS: positiveInt(1000),
   SCAN_BATCH_SIZE: positiveInt(500),
-  RPC_BATCH: booleanFlag,
+  /** getTransaction in JSON-RPC batches: auto (until the node refuses one), true (always), false (one call each). */
+  RPC_BATCH: z
+    .enum(["auto", "true", "false", "1", "0"])
+    .default("auto")
+    .transform((v) => (v === "auto" ? "auto" : v === "true" || v === "1" ? "on" : "off")),
+  RPC_BATCH_SIZE: positiveInt(100),
   /** Requests per second the worker may send the RPC; 0: no budget (a local node). */
   RPC_RPS: z.coerce.number().min(0).default(0),
   RPC_CONCURRENCY: positiveInt(16),

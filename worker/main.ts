@@ -110,6 +110,7 @@ const rpc = createProgramRpc({
   timeoutMs: config.RPC_TIMEOUT_MS,
   concurrency: config.RPC_CONCURRENCY,
   batch: config.RPC_BATCH,
+  batchSize: config.RPC_BATCH_SIZE,
   signal: halt.signal,
   log,
   metrics,

@@ -3,6 +3,7 @@ import bs58 from "bs58";
 import type { Logger } from "pino";
 import { OFFER_ACCOUNT_DISCRIMINATOR, OFFER_ACCOUNT_SIZE, OFFER_FIELD_OFFSETS, stateToByte } from "../lib/program";
 import { assertRawTransaction, type RawTransaction } from "../lib/scanner/raw-transaction";
+import { BatchRefusedError, createJsonRpc, TRANSIENT_RPC_CODES, type JsonRpcReply } from "./json-rpc";
 import { retryKind, type WorkerMetrics } from "./metrics";
 import type { OutageLog } from "./outage";
 import { RateBudget, sleep } from "./rate-budget";
@@ -15,7 +16,10 @@ export interface RpcConfig {
   rps: number;
   timeoutMs: number;
   concurrency: number;
-  batch: boolean;
+  /** getTransaction as JSON-RPC batches: always, never, or until the node refuses one (auto). */
+  batch: "auto" | "on" | "off";
+  /** Calls in one batch. */
+  batchSize: number;
   signal: AbortSignal;
   log: Logger;
   metrics?: WorkerMetrics;
@@ -37,44 +41,33 @@ export interface AccountRead {
   data: Uint8Array | null;
 }
 
-/** JSON-RPC errors a healthy retry can cure: node behind or unhealthy, slot not yet available, rate limits. */
-const TRANSIENT_RPC_CODES = new Set([-32004, -32005, -32007, -32009, -32014, -32016, -32429, 429]);
-
-interface JsonRpcReply<T> {
-  result?: T;
-  error?: { code: number; message: string };
-}
-
 export type ProgramRpc = ReturnType<typeof createProgramRpc>;
 
 /**
- * The program's view of a Solana RPC, over @solana/web3.js v1. Transport
- * failures are retried inside the Connection's fetch; JSON-RPC errors that a
- * retry can cure are retried here; the caller only ever sees answers.
+ * The program's view of a Solana RPC: the backfill's hot calls
+ * (getTransaction, getSignaturesForAddress, getSignatureStatuses) as JSON-RPC
+ * text over the resilient fetch, the rest over @solana/web3.js v1 through the
+ * same fetch. Transport failures are retried inside the fetch; JSON-RPC
+ * errors that a retry can cure are retried here; the caller only ever sees answers.
  */
 export function createProgramRpc(config: RpcConfig) {
   const { log, signal, metrics, outage } = config;
   let retries = 0;
   const budget = new RateBudget(config.rps);
-  const connection = new Connection(config.url, {
-    commitment: config.commitment,
-    disableRetryOnRateLimit: true,
-    fetch: resilientFetch({
-      budget,
-      timeoutMs: config.timeoutMs,
-      signal,
-      log,
-      outage,
-      onRetry: (reason) => {
-        retries++;
-        metrics?.retries.inc({ kind: retryKind(reason) });
-      },
-    }),
+  const send = resilientFetch({
+    budget,
+    timeoutMs: config.timeoutMs,
+    signal,
+    log,
+    outage,
+    onRetry: (reason) => {
+      retries++;
+      metrics?.retries.inc({ kind: retryKind(reason) });
+    },
   });
-  const rpc = connection as unknown as {
-    _rpcRequest(method: string, args: unknown[]): Promise<JsonRpcReply<unknown>>;
-    _rpcBatchRequest(requests: { methodName: string; args: unknown[] }[]): Promise<JsonRpcReply<unknown>[]>;
-  };
+  const connection = new Connection(config.url, { commitment: config.commitment, disableRetryOnRateLimit: true, fetch: send });
+  const jsonRpc = createJsonRpc(config.url, send as unknown as Parameters<typeof createJsonRpc>[1]);
+  let batching = config.batch !== "off";
   const programKey = new PublicKey(config.programId);
 
   /**
@@ -82,16 +75,17 @@ export function createProgramRpc(config: RpcConfig) {
    * JSON-RPC code at all (a body cut short or not JSON, a shape we do not
    * recognise): a node answering nonsense is treated as a node failing.
    */
-  async function persist<T>(what: string, call: () => Promise<T>): Promise<T> {
+  async function persist<T>(what: string, call: () => Promise<T>, calls = 1): Promise<T> {
     const method = what.split(" ")[0]!;
     for (let attempt = 0; ; attempt++) {
       try {
         const result = await call();
-        metrics?.rpcRequests.inc({ method, outcome: "ok" });
+        metrics?.rpcRequests.inc({ method, outcome: "ok" }, calls);
         return result;
       } catch (error) {
         if (error instanceof ShutdownError || signal.aborted) throw new ShutdownError("the worker is shutting down");
-        metrics?.rpcRequests.inc({ method, outcome: "error" });
+        metrics?.rpcRequests.inc({ method, outcome: "error" }, calls);
+        if (error instanceof BatchRefusedError) throw error;
         const code = (error as { code?: number }).code;
         if (code !== undefined && !TRANSIENT_RPC_CODES.has(code)) throw error;
         retries++;
@@ -108,7 +102,24 @@ export function createProgramRpc(config: RpcConfig) {
     return reply.result as T;
   };
 
-  const txConfig = { encoding: "json", commitment: config.commitment, maxSupportedTransactionVersion: 0 };
+  const txConfig = JSON.stringify({ encoding: "json", commitment: config.commitment, maxSupportedTransactionVersion: 0 });
+  const getTransaction = (signature: string) => ({ method: "getTransaction", params: `["${signature}",${txConfig}]` });
+
+  /** Transactions by signature as one batch request; each answer passed through `check`. */
+  const transactionBatch = async <T>(signatures: string[], check: (value: unknown, signature: string) => T): Promise<T[]> => {
+    const replies = await persist("getTransaction batch", async () => {
+      const out = await jsonRpc.batch(signatures.map(getTransaction));
+      return out.map((reply, i) => unwrap(reply, `getTransaction(${signatures[i]})`));
+    }, signatures.length);
+    return replies.map((value, i) => check(value, signatures[i]!));
+  };
+
+  /** One getTransaction call. */
+  const transactionAlone = async <T>(signature: string, check: (value: unknown, signature: string) => T): Promise<T> => {
+    const { params } = getTransaction(signature);
+    const value = await persist("getTransaction", async () => unwrap(await jsonRpc.call("getTransaction", params), `getTransaction(${signature})`));
+    return check(value, signature);
+  };
 
   return {
     connection,
@@ -117,9 +128,9 @@ export function createProgramRpc(config: RpcConfig) {
 
     /** One page of the program's signatures, newest first, strictly older than `before`. */
     async signaturesBefore(before: string | undefined, limit = 1000): Promise<SignatureInfo[]> {
-      const options = { limit, commitment: config.commitment, ...(before ? { before } : {}) };
+      const params = JSON.stringify([config.programId, { limit, commitment: config.commitment, ...(before ? { before } : {}) }]);
       return persist("getSignaturesForAddress", async () => {
-        const page = unwrap(await rpc._rpcRequest("getSignaturesForAddress", [config.programId, options]), "getSignaturesForAddress");
+        const page = unwrap(await jsonRpc.call("getSignaturesForAddress", params), "getSignaturesForAddress");
         if (!Array.isArray(page) || page.some((s) => typeof (s as SignatureInfo)?.signature !== "string" || typeof (s as SignatureInfo)?.slot !== "number")) {
           throw new Error("getSignaturesForAddress returned an unexpected shape");
         }
@@ -131,6 +142,8 @@ export function createProgramRpc(config: RpcConfig) {
      * Transactions by signature, in the order asked, each passed through
      * `read` as it arrives (so a large raw transaction is garbage at once and
      * only what `read` keeps lives on); null where the node does not have one.
+     * Sent as batches of `batchSize` calls (or one call each once the node has
+     * refused a batch, or with batches off), up to `concurrency` requests at a time.
      */
     async transactions<T>(signatures: string[], read: (raw: RawTransaction) => T): Promise<(T | null)[]> {
       if (signatures.length === 0) return [];
@@ -139,26 +152,34 @@ export function createProgramRpc(config: RpcConfig) {
         assertRawTransaction(value, signature);
         return read(value);
       };
-      if (config.batch) {
-        const replies = await persist("getTransaction batch", async () => {
-          const out = await rpc._rpcBatchRequest(signatures.map((s) => ({ methodName: "getTransaction", args: [s, txConfig] })));
-          return out.map((reply, i) => unwrap(reply, `getTransaction(${signatures[i]})`));
-        });
-        return replies.map((value, i) => check(value, signatures[i]!));
-      }
       const results: (T | null)[] = new Array(signatures.length);
       let next = 0;
       const lane = async () => {
         while (next < signatures.length) {
-          const i = next++;
-          const signature = signatures[i]!;
-          const value = await persist("getTransaction", async () =>
-            unwrap(await rpc._rpcRequest("getTransaction", [signature, txConfig]), `getTransaction(${signature})`),
-          );
-          results[i] = check(value, signature);
+          const start = next;
+          if (batching) {
+            next = Math.min(signatures.length, start + config.batchSize);
+            const chunk = signatures.slice(start, next);
+            try {
+              const values = await transactionBatch(chunk, check);
+              for (let i = 0; i < values.length; i++) results[start + i] = values[i]!;
+              continue;
+            } catch (error) {
+              if (!(error instanceof BatchRefusedError) || config.batch === "on") throw error;
+              if (batching) {
+                batching = false;
+                log.warn({ err: error.message }, "the RPC refused a batch of calls: one call per transaction from now on (RPC_BATCH=false skips the attempt, a smaller RPC_BATCH_SIZE may pass)");
+              }
+            }
+            for (let i = start; i < next; i++) results[i] = await transactionAlone(signatures[i]!, check);
+          } else {
+            next = start + 1;
+            results[start] = await transactionAlone(signatures[start]!, check);
+          }
         }
       };
-      await Promise.all(Array.from({ length: Math.min(config.concurrency, signatures.length) }, lane));
+      const requests = batching ? Math.ceil(signatures.length / config.batchSize) : signatures.length;
+      await Promise.all(Array.from({ length: Math.min(config.concurrency, requests) }, lane));
       return results;
     },
 
@@ -215,7 +236,7 @@ export function createProgramRpc(config: RpcConfig) {
         const chunk = signatures.slice(start, start + 256);
         const value = await persist("getSignatureStatuses", async () => {
           const reply = unwrap(
-            await rpc._rpcRequest("getSignatureStatuses", [chunk, { searchTransactionHistory: true }]),
+            await jsonRpc.call("getSignatureStatuses", JSON.stringify([chunk, { searchTransactionHistory: true }])),
             "getSignatureStatuses",
           ) as { value?: unknown };
           if (!Array.isArray(reply?.value) || reply.value.length !== chunk.length) throw new Error("getSignatureStatuses returned an unexpected shape");

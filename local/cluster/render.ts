@@ -64,7 +64,9 @@ function transactionJson(tx: LedgerTransaction, encoding: TransactionEncoding): 
   if (!signed) throw new Error(`transaction ${tx.signature} was pruned`);
   if (encoding === "base64") return `[${q(Buffer.from(signed.wire).toString("base64"))},"base64"]`;
   if (encoding === "base58") return `[${q(bs58.encode(signed.wire))},"base58"]`;
-  return `{"signatures":${quotedList(signed.signatures.map((s) => bs58.encode(s)))},"message":${messageJson(tx)}}`;
+  // The first signature is the transaction's id, already in base58.
+  const signatures = signed.signatures.map((s, i) => (i === 0 && tx.signature ? tx.signature : bs58.encode(s)));
+  return `{"signatures":${quotedList(signatures)},"message":${messageJson(tx)}}`;
 }
 
 /** The result of getTransaction; `version` is present only when the request set maxSupportedTransactionVersion. */

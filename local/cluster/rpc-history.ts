@@ -11,7 +11,7 @@ import {
   type RpcContext,
   RpcError,
   type RpcResult,
-  signatureParam,
+  transactionOf,
   withContext,
 } from "./rpc-params";
 
@@ -42,14 +42,14 @@ function getSignaturesForAddress(ctx: RpcContext, params: unknown[]): RpcResult 
 
   let index = positions.length - 1;
   if (config.before !== undefined && config.before !== null) {
-    const before = ledger.bySignatureAvailable(signatureParam(config.before));
+    const before = transactionOf(ledger, config.before);
     // As on a real node, an unknown `before` yields nothing rather than starting from the top.
     if (!before || before.slot > visible) return new RawJson("[]");
     index = lowerBound(positions, before.position) - 1;
   }
   let untilPosition = -1;
   if (config.until !== undefined && config.until !== null) {
-    const until = ledger.bySignatureAvailable(signatureParam(config.until));
+    const until = transactionOf(ledger, config.until);
     if (until) untilPosition = until.position;
   }
 
@@ -70,7 +70,7 @@ function getSignaturesForAddress(ctx: RpcContext, params: unknown[]): RpcResult 
 }
 
 function getTransaction(ctx: RpcContext, params: unknown[]): RpcResult {
-  const signature = signatureParam(params[0]);
+  const tx = transactionOf(ctx.ledger, params[0]);
   // The old form passes the encoding as a bare string.
   const config = typeof params[1] === "string" ? { encoding: params[1] } : configAt(params, 1);
   const commitment = atLeastConfirmed(config);
@@ -84,7 +84,6 @@ function getTransaction(ctx: RpcContext, params: unknown[]): RpcResult {
   if (maxVersion !== undefined && maxVersion !== null && maxVersion !== 0) {
     throw invalidParams(`Invalid params: unsupported maxSupportedTransactionVersion ${String(maxVersion)}`);
   }
-  const tx = ctx.ledger.bySignatureAvailable(signature);
   if (!tx || tx.slot > ctx.ledger.visibleSlot(commitment) || !tx.signed) return null;
   const versioned = maxVersion === 0;
   if (!versioned && tx.signed.message.version === 0) {
@@ -104,7 +103,7 @@ function getSignatureStatuses(ctx: RpcContext, params: unknown[]): RpcResult {
   const tip = ledger.visibleSlot("confirmed");
   const finalized = ledger.visibleSlot("finalized");
   const values = signatures.map((s) => {
-    const tx = ledger.bySignatureAvailable(signatureParam(s));
+    const tx = transactionOf(ledger, s);
     if (!tx || tx.slot > tip) return "null";
     const isFinal = tx.slot <= finalized;
     const status = tx.result.err === null ? `{"Ok":null}` : `{"Err":${tx.errJson}}`;

@@ -96,6 +96,17 @@ export function signatureParam(value: unknown): string {
   throw invalidParams("Invalid param: Invalid");
 }
 
+/**
+ * The transaction a signature param names, if the ledger has it. Only a
+ * string the ledger does not know is decoded to tell a malformed signature
+ * (Invalid param) from an unknown one: the lookup is the hot path.
+ */
+export function transactionOf(ledger: Ledger, value: unknown): LedgerTransaction | undefined {
+  const tx = typeof value === "string" ? ledger.bySignatureAvailable(value) : undefined;
+  if (!tx) signatureParam(value);
+  return tx;
+}
+
 function context(slot: number): string {
   return `{"apiVersion":"${API_VERSION}","slot":${slot}}`;
 }

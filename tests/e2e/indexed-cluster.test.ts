@@ -1,49 +1,26 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { humanPrice } from "../../lib/program/units";
-import { LOCAL_TOKEN_MINTS, startLocalCluster, type LocalCluster } from "../../local/cluster";
-import { startTokenStandin, type TokenStandin } from "../../local/tokens";
-import { createTestDatabase, type TestDatabase } from "../helpers/database";
-import { startWebServer, type WebServer } from "../helpers/server";
-import { scannedCount, startWorker, waitFor, type WorkerProcess } from "../helpers/worker";
-import { isolate, launchChromium, watchConsole, watchRequests } from "./browser";
+import type { TokenStandin } from "../../local/tokens";
+import type { WebServer } from "../helpers/server";
+import { isolate, watchConsole, watchRequests } from "./browser";
+import { startIndexedStack, type IndexedStack } from "./indexed-stack";
 
 // The explorer on what `npm start` runs: the local cluster's ledger indexed by
 // the worker, the token stand-in knowing the cluster's mints, `next start`.
 // Pages are checked against the /v1 API they render from.
 
+let stack: IndexedStack;
 let browser: Browser;
-let cluster: LocalCluster;
-let database: TestDatabase;
 let standin: TokenStandin;
-let worker: WorkerProcess;
 let server: WebServer;
 
 beforeAll(async () => {
-  browser = await launchChromium();
-  cluster = await startLocalCluster({ seed: "e2e-indexed", history: 800, live: false });
-  database = await createTestDatabase();
-  standin = await startTokenStandin({
-    limit: 100_000,
-    extraTokens: LOCAL_TOKEN_MINTS.map((m) => ({ mint: m.address, symbol: m.symbol, name: m.name, decimals: m.decimals })),
-  });
-  worker = startWorker({ DATABASE_URL: database.url, ...cluster.env });
-  server = await startWebServer({ DATABASE_URL: database.url, ...cluster.env, TOKEN_API_URL: standin.url, LOCAL_DEMO_CLUSTER: "true", RATE_LIMIT_RPM: "0" });
-  await waitFor(
-    async () => (await scannedCount(database.url)) === cluster.ledger.transactions.length,
-    120_000,
-    () => `the worker did not index the ledger:\n${worker.output().slice(-2000)}`,
-  );
+  stack = await startIndexedStack("e2e-indexed", 800);
+  ({ browser, standin, server } = stack);
 }, 240_000);
 
-afterAll(async () => {
-  await browser?.close();
-  worker?.kill("SIGKILL");
-  await server?.stop();
-  await standin?.stop();
-  await database?.drop();
-  await cluster?.stop();
-});
+afterAll(() => stack?.stop());
 
 async function decimalsOf(...mints: string[]): Promise<Map<string, number>> {
   const { body } = await server.json(`/v1/tokens?mints=${mints.join(",")}`);

@@ -1,50 +1,30 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { LOCAL_TOKEN_MINTS, startLocalCluster, type LedgerTransaction, type LocalCluster } from "../../local/cluster";
-import { startTokenStandin, type TokenStandin } from "../../local/tokens";
-import { createTestDatabase, type TestDatabase } from "../helpers/database";
-import { startWebServer, type WebServer } from "../helpers/server";
-import { scannedCount, startWorker, waitFor, type WorkerProcess } from "../helpers/worker";
-import { isolate, launchChromium, watchConsole } from "./browser";
+import type { LedgerTransaction, LocalCluster } from "../../local/cluster";
+import type { TestDatabase } from "../helpers/database";
+import type { WebServer } from "../helpers/server";
+import { scannedCount, waitFor, type WorkerProcess } from "../helpers/worker";
+import { isolate, watchConsole } from "./browser";
+import { startIndexedStack, type IndexedStack } from "./indexed-stack";
 import { injectStandardWallet, TEST_WALLET_NAME } from "./wallet";
 
 // The explorer live: takes executed on the local cluster, indexed by the
 // worker, pushed through /v1/stream into pages already open in Debian's
 // Chromium, with no reload and no polling while the stream is live.
 
+let stack: IndexedStack;
 let browser: Browser;
 let cluster: LocalCluster;
 let database: TestDatabase;
-let standin: TokenStandin;
 let worker: WorkerProcess;
 let server: WebServer;
 
 beforeAll(async () => {
-  browser = await launchChromium();
-  cluster = await startLocalCluster({ seed: "e2e-live", history: 400, live: false });
-  database = await createTestDatabase();
-  standin = await startTokenStandin({
-    limit: 100_000,
-    extraTokens: LOCAL_TOKEN_MINTS.map((m) => ({ mint: m.address, symbol: m.symbol, name: m.name, decimals: m.decimals })),
-  });
-  worker = startWorker({ DATABASE_URL: database.url, ...cluster.env });
-  server = await startWebServer({ DATABASE_URL: database.url, ...cluster.env, TOKEN_API_URL: standin.url, LOCAL_DEMO_CLUSTER: "true", RATE_LIMIT_RPM: "0" });
-  await waitFor(
-    async () => (await scannedCount(database.url)) === cluster.ledger.transactions.length,
-    120_000,
-    () => `the worker did not index the ledger:\n${worker.output().slice(-2000)}`,
-  );
+  stack = await startIndexedStack("e2e-live", 400);
+  ({ browser, cluster, database, worker, server } = stack);
 }, 240_000);
 
-afterAll(async () => {
-  await browser?.close();
-  worker?.kill("SIGCONT");
-  worker?.kill("SIGKILL");
-  await server?.stop();
-  await standin?.stop();
-  await database?.drop();
-  await cluster?.stop();
-});
+afterAll(() => stack?.stop());
 
 type Take = Extract<LedgerTransaction["result"]["effects"][number], { kind: "take" }>;
 const takesOf = (tx: LedgerTransaction): Take[] => (tx.result.err ? [] : tx.result.effects.filter((e): e is Take => e.kind === "take"));

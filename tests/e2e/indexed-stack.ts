@@ -20,30 +20,36 @@ export interface IndexedStack {
   stop(): Promise<void>;
 }
 
-/** Starts the stack and resolves once the worker has indexed the whole ledger of `history` transactions. */
+/** Starts the stack and resolves once the worker has indexed the whole ledger of `history` transactions; a failed start stops what it started. */
 export async function startIndexedStack(seed: string, history: number): Promise<IndexedStack> {
-  const browser = await launchChromium();
-  const cluster = await startLocalCluster({ seed, history, live: false });
-  const database = await createTestDatabase();
-  const standin = await startTokenStandin({
-    limit: 100_000,
-    extraTokens: LOCAL_TOKEN_MINTS.map((m) => ({ mint: m.address, symbol: m.symbol, name: m.name, decimals: m.decimals })),
-  });
-  const worker = startWorker({ DATABASE_URL: database.url, ...cluster.env });
-  const server = await startWebServer({ DATABASE_URL: database.url, ...cluster.env, TOKEN_API_URL: standin.url, LOCAL_DEMO_CLUSTER: "true", RATE_LIMIT_RPM: "0" });
+  const parts: Partial<Omit<IndexedStack, "stop">> = {};
   const stop = async () => {
-    await browser.close();
-    worker.kill("SIGCONT");
-    worker.kill("SIGKILL");
-    await server.stop();
-    await standin.stop();
-    await database.drop();
-    await cluster.stop();
+    await parts.browser?.close();
+    parts.worker?.kill("SIGCONT");
+    parts.worker?.kill("SIGKILL");
+    await parts.server?.stop();
+    await parts.standin?.stop();
+    await parts.database?.drop();
+    await parts.cluster?.stop();
   };
-  await waitFor(
-    async () => (await scannedCount(database.url)) === cluster.ledger.transactions.length,
-    120_000,
-    () => `the worker did not index the ledger:\n${worker.output().slice(-2000)}`,
-  );
-  return { browser, cluster, database, standin, worker, server, stop };
+  try {
+    parts.browser = await launchChromium();
+    const cluster = (parts.cluster = await startLocalCluster({ seed, history, live: false }));
+    const database = (parts.database = await createTestDatabase());
+    parts.standin = await startTokenStandin({
+      limit: 100_000,
+      extraTokens: LOCAL_TOKEN_MINTS.map((m) => ({ mint: m.address, symbol: m.symbol, name: m.name, decimals: m.decimals })),
+    });
+    const worker = (parts.worker = startWorker({ DATABASE_URL: database.url, ...cluster.env }));
+    parts.server = await startWebServer({ DATABASE_URL: database.url, ...cluster.env, TOKEN_API_URL: parts.standin.url, LOCAL_DEMO_CLUSTER: "true", RATE_LIMIT_RPM: "0" });
+    await waitFor(
+      async () => (await scannedCount(database.url)) === cluster.ledger.transactions.length,
+      120_000,
+      () => `the worker did not index the ledger:\n${worker.output().slice(-2000)}`,
+    );
+  } catch (error) {
+    await stop().catch(() => {});
+    throw error;
+  }
+  return { ...(parts as Omit<IndexedStack, "stop">), stop };
 }

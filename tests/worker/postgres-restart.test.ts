@@ -6,7 +6,6 @@ import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from "../../li
 import { migrateDatabase } from "../../lib/db/migrate";
 import { createDatabaseIfMissing } from "../../lib/db/resolve";
 import { startLocalCluster, type LocalCluster } from "../../local/cluster";
-import { FEED_LOCK_KEY } from "../../lib/store/feed";
 import { startWebServer } from "../helpers/server";
 import { scannedCount, startWorker, waitFor, type WorkerProcess } from "../helpers/worker";
 import { expectIndexMatchesLedger } from "./expected-index";
@@ -124,9 +123,10 @@ describe("the worker across PostgreSQL restarts", () => {
       while (sampling) {
         const sql = postgres(pg.adminUrl.replace(/\/postgres$/, "/offer_book_restart"), { max: 1, connect_timeout: 1, onnotice: () => {} });
         try {
-          // The scanner lock's holders; the feed's transaction-level lock (taken by the leader as it commits) is not one.
-          const [row] = await sql`select count(*)::int as n from pg_locks where locktype = 'advisory' and granted
-            and ((classid::bigint << 32) | objid::bigint) <> ${FEED_LOCK_KEY}::bigint`;
+          // Holders of the scanner's lock itself (the key worker/leader-lock.ts takes), not of the
+          // transaction-level locks a leader takes as it writes (the feed's ids, fill_slot_bounds).
+          const [row] = await sql`select count(*)::int as n from pg_locks where locktype = 'advisory' and granted and objsubid = 1
+            and ((classid::bigint << 32) | objid::bigint) = hashtext(${`offer-book-scanner:${cluster.programId}`})::bigint`;
           holders.push(row!.n);
         } catch {
           // down: nobody holds anything

@@ -1,6 +1,7 @@
 import { expectedState, type ExpectedState } from "./expected";
+import { Faucet } from "./faucet";
 import { type FaultConfig, FaultInjector } from "./faults";
-import { checkHeaderAgainst, type JournalHeader, JournalWriter, readJournalHeader, replayJournal, type ReplayResult, writeJournal } from "./journal";
+import { checkHeaderAgainst, JOURNAL_FORMAT, type JournalHeader, JournalWriter, readJournalHeader, replayJournal, type ReplayResult, writeJournal } from "./journal";
 import { Ledger, type LedgerTransaction } from "./ledger";
 import { PubSub } from "./pubsub";
 import { listenBoth, PubSubServer } from "./pubsub-server";
@@ -81,6 +82,8 @@ export interface LocalCluster {
   ledger: Ledger;
   world: World;
   simulator: Simulator;
+  /** Lands requestAirdrop's and requestTokenAirdrop's transactions. */
+  faucet: Faucet;
   /** Set when the ledger was continued from `dataDir`: what was replayed. */
   resumed: ReplayResult | null;
   stats(): ServerStats;
@@ -142,7 +145,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   }
   if (options.dataDir && !kept) {
     const header: JournalHeader = {
-      format: 1,
+      format: JOURNAL_FORMAT,
       seed,
       genesisHash: ledger.genesisHash,
       genesisUnixMs,
@@ -166,14 +169,20 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   let paused = false;
   let txPerSecond = options.txPerSecond ?? 3;
   /** A new block now: at the wall-clock slot when live, else right after the tip. */
-  const openBlock = () => ledger.openSlot(options.live ? Math.max(ledger.tip.slot + 1, ledger.slotAt(Date.now())) : undefined);
+  const nextSlot = () => (options.live ? Math.max(ledger.tip.slot + 1, ledger.slotAt(Date.now())) : ledger.tip.slot + 1);
+  const openBlock = () => ledger.openSlot(nextSlot());
 
   const submit = (wire: Uint8Array): LedgerTransaction => {
     const signed = parseWireTransaction(wire);
     openBlock();
     return ledger.append(signed, { verifySignatures: true });
   };
-  const ctx: RpcContext = { ledger, submit };
+  const faucet = new Faucet(world, ledger, submit);
+  const nextBlock = () => {
+    const slot = nextSlot();
+    return { slot, blockTime: ledger.blockTimeOf(slot) };
+  };
+  const ctx: RpcContext = { ledger, submit, faucet, nextBlock };
 
   const cluster: Omit<LocalCluster, "url" | "port" | "wsUrl" | "wsPort" | "env" | "stop"> = {
     programId: world.programs.programId,
@@ -182,6 +191,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     ledger,
     world,
     simulator,
+    faucet,
     resumed,
     stats: () => server.stats,
     setFaults: (config) => faults.configure(config),

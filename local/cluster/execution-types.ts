@@ -79,10 +79,12 @@ export interface ExecutionResult {
   memo: string | null;
 }
 
+/** A transaction no leader would include; `err` is the TransactionError simulateTransaction reports for it. */
 export class TransactionRejected extends Error {
   constructor(
     message: string,
     readonly rpcCode = -32002,
+    readonly err = "SanitizeFailure",
   ) {
     super(message);
   }

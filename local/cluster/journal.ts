@@ -23,7 +23,12 @@ import { readWireTransaction } from "./wire-read";
  */
 
 export const LEDGER_FILE = "ledger.log";
-const FORMAT = 1;
+/**
+ * 2: the wallets' and treasury's token accounts are at their real associated
+ * token addresses (format 1 derived them under a mistyped ATA program id); a
+ * format-1 ledger is not continued but started anew.
+ */
+export const JOURNAL_FORMAT = 2;
 
 /** What a ledger file's chain derives from; a restart rebuilds the cluster from it, not from its options. */
 export interface JournalHeader {
@@ -66,7 +71,7 @@ function parseHeader(line: string): JournalHeader | null {
   if (!line.startsWith("h ")) return null;
   try {
     const header = JSON.parse(line.slice(2)) as JournalHeader;
-    return header.format === FORMAT && typeof header.genesisHash === "string" ? header : null;
+    return header.format === JOURNAL_FORMAT && typeof header.genesisHash === "string" ? header : null;
   } catch {
     return null;
   }

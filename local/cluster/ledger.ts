@@ -194,9 +194,9 @@ export class Ledger {
   append(signed: SignedTransaction, options: { verifySignatures?: boolean } = {}): LedgerTransaction {
     const firstSignature = signed.signatures[0];
     if (!firstSignature) throw new TransactionRejected("transaction has no signatures");
-    if (options.verifySignatures && !verifySignatures(signed)) throw new TransactionRejected("Transaction signature verification failure", -32003);
+    if (options.verifySignatures && !verifySignatures(signed)) throw new TransactionRejected("Transaction signature verification failure", -32003, "SignatureFailure");
     const signature = signatureText(firstSignature);
-    if (this.bySignature.has(signature)) throw new TransactionRejected("This transaction has already been processed", -32002);
+    if (this.bySignature.has(signature)) throw new TransactionRejected("This transaction has already been processed", -32002, "AlreadyProcessed");
     const tx = this.appendMessage(signed.message, serializeMessage(signed.message), signature, signed);
     this.bySignature.set(signature, tx);
     return tx;
@@ -231,10 +231,10 @@ export class Ledger {
 
   private appendMessage(message: CompiledMessage, messageBytes: Uint8Array, signature: string, signed?: SignedTransaction): LedgerTransaction {
     const block = this.tip;
-    if (!this.isRecentBlockhash(message.recentBlockhash)) throw new TransactionRejected("Blockhash not found", -32002);
+    if (!this.isRecentBlockhash(message.recentBlockhash)) throw new TransactionRejected("Blockhash not found", -32002, "BlockhashNotFound");
     // Ed25519 signatures are deterministic, so the same message signed twice is the same transaction.
     const messageKey = createHash("sha256").update(messageBytes).digest("base64");
-    if (this.seenMessages.has(messageKey)) throw new TransactionRejected("This transaction has already been processed", -32002);
+    if (this.seenMessages.has(messageKey)) throw new TransactionRejected("This transaction has already been processed", -32002, "AlreadyProcessed");
     const context: BlockContext = { slot: block.slot, blockTime: block.blockTime };
     const result = executeTransaction(this.state, this.programs, message, signature, context);
     const tx: LedgerTransaction = {

@@ -96,11 +96,9 @@ export function executeOfferProgram(
       case "take_offer":
         return takeOffer(ctx, instruction);
       case "cancel_offer":
-        return cancelOffer(ctx, instruction);
       case "expire_offer":
-        return expireOffer(ctx, instruction);
       case "close_offer":
-        return closeOffer(ctx, instruction);
+        return endOffer(ctx, instruction);
     }
   } catch (e) {
     if (pendingLog) frame.logs.push(pendingLog);
@@ -160,6 +158,11 @@ function createOffer(ctx: OfferContext, ix: Extract<DecodedInstruction, { name: 
     frame.logs.push(`Allocate: account Address { address: ${accounts.offer}, base: None } already in use`);
     frame.logs.push(failedLine(SYSTEM_PROGRAM_ADDRESS, "custom program error: 0x0"));
     throw new InstructionFailure({ Custom: 0 });
+  }
+  if (state.lamports(accounts.maker) < rent) {
+    frame.logs.push(`Transfer: insufficient lamports ${state.lamports(accounts.maker)}, need ${rent}`);
+    frame.logs.push(failedLine(SYSTEM_PROGRAM_ADDRESS, "custom program error: 0x1"));
+    throw new InstructionFailure({ Custom: 1 });
   }
   frame.logs.push(successLine(SYSTEM_PROGRAM_ADDRESS));
 
@@ -304,32 +307,25 @@ function endOfferAccount(
   ctx.frame.effects.push({ kind, offer: accounts.offer, account: updated });
 }
 
-function cancelOffer(ctx: OfferContext, ix: Extract<DecodedInstruction, { name: "cancel_offer" }>): void {
-  const { accounts } = ix;
-  const offer = loadOffer(ctx, accounts.offer);
-  if (offer.maker !== accounts.maker) anchorFail("ConstraintHasOne", "maker");
-  const problem = checkCancelOffer(offer);
-  if (problem) fail(problem);
-  endOfferAccount(ctx, accounts, offer, "cancel", accounts.maker);
-}
+type EndingInstruction = Extract<DecodedInstruction, { name: "cancel_offer" | "expire_offer" | "close_offer" }>;
 
-function expireOffer(ctx: OfferContext, ix: Extract<DecodedInstruction, { name: "expire_offer" }>): void {
-  const { accounts } = ix;
-  const offer = loadOffer(ctx, accounts.offer);
-  if (offer.maker !== accounts.maker) anchorFail("ConstraintHasOne", "maker");
-  const problem = checkExpireOffer(offer, ctx.now);
+/** cancel_offer, expire_offer and close_offer: the same offer and maker checks, then each its own rule and ending. */
+function endOffer(ctx: OfferContext, ix: EndingInstruction): void {
+  const offer = loadOffer(ctx, ix.accounts.offer);
+  if (offer.maker !== ix.accounts.maker) anchorFail("ConstraintHasOne", "maker");
+  const problem =
+    ix.name === "cancel_offer" ? checkCancelOffer(offer) : ix.name === "expire_offer" ? checkExpireOffer(offer, ctx.now) : checkCloseOffer(offer);
   if (problem) fail(problem);
-  endOfferAccount(ctx, accounts, offer, "expire", accounts.cranker);
-}
-
-function closeOffer(ctx: OfferContext, ix: Extract<DecodedInstruction, { name: "close_offer" }>): void {
-  const { accounts } = ix;
-  const offer = loadOffer(ctx, accounts.offer);
-  if (offer.maker !== accounts.maker) anchorFail("ConstraintHasOne", "maker");
-  const problem = checkCloseOffer(offer);
-  if (problem) fail(problem);
-  const lamports = ctx.state.lamports(accounts.offer);
-  ctx.state.set(accounts.offer, undefined);
-  ctx.state.addLamports(accounts.maker, lamports);
-  ctx.frame.effects.push({ kind: "close", offer: accounts.offer });
+  switch (ix.name) {
+    case "cancel_offer":
+      return endOfferAccount(ctx, ix.accounts, offer, "cancel", ix.accounts.maker);
+    case "expire_offer":
+      return endOfferAccount(ctx, ix.accounts, offer, "expire", ix.accounts.cranker);
+    case "close_offer": {
+      const lamports = ctx.state.lamports(ix.accounts.offer);
+      ctx.state.set(ix.accounts.offer, undefined);
+      ctx.state.addLamports(ix.accounts.maker, lamports);
+      ctx.frame.effects.push({ kind: "close", offer: ix.accounts.offer });
+    }
+  }
 }

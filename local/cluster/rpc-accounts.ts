@@ -1,7 +1,6 @@
 import bs58 from "bs58";
-import { TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from "../../lib/program";
 import {
-  addressParam,
+  base58Param,
   checkMinContextSlot,
   commitmentOf,
   configAt,
@@ -15,22 +14,24 @@ import {
   withContext,
 } from "./rpc-params";
 import type { AccountRecord } from "./state";
+import { isTokenProgram, parsedTokenData } from "./token-json";
+import { mintDecimals } from "./tokens";
 
 /** The account methods: one, many, a program's (with filters), balances, in every account encoding. */
 
 /** rentEpoch of rent-exempt accounts, u64::MAX; kept as text because JSON numbers lose it. */
 const RENT_EPOCH = "18446744073709551615";
 
-type AccountEncoding = "binary" | "base58" | "base64" | "jsonParsed";
+export type AccountEncoding = "binary" | "base58" | "base64" | "jsonParsed";
 
-function accountEncoding(config: Record<string, unknown>): AccountEncoding {
+export function accountEncoding(config: Record<string, unknown>): AccountEncoding {
   const e = config.encoding ?? "binary";
   if (e === "binary" || e === "base58" || e === "base64" || e === "jsonParsed") return e;
   if (e === "base64+zstd") throw invalidParams("Invalid params: base64+zstd is not supported by the local cluster");
   throw invalidParams(`Invalid params: unknown variant \`${String(e)}\``);
 }
 
-function dataSlice(config: Record<string, unknown>): { offset: number; length: number } | null {
+export function dataSlice(config: Record<string, unknown>): { offset: number; length: number } | null {
   const s = config.dataSlice;
   if (s === undefined || s === null) return null;
   const { offset, length } = s as { offset?: unknown; length?: unknown };
@@ -38,34 +39,24 @@ function dataSlice(config: Record<string, unknown>): { offset: number; length: n
   return { offset, length };
 }
 
-function parsedTokenData(account: AccountRecord): string | null {
-  if (account.owner !== TOKEN_PROGRAM_ADDRESS && account.owner !== TOKEN_2022_PROGRAM_ADDRESS) return null;
-  const program = account.owner === TOKEN_PROGRAM_ADDRESS ? "spl-token" : "spl-token-2022";
-  const d = account.data;
-  const view = new DataView(d.buffer, d.byteOffset, d.byteLength);
-  const isMint = d.length === 82 || (d.length > 165 && d[165] === 1);
-  if (isMint) {
-    const mintAuthority = view.getUint32(0, true) === 1 ? q(bs58.encode(d.subarray(4, 36))) : "null";
-    const freezeAuthority = view.getUint32(46, true) === 1 ? q(bs58.encode(d.subarray(50, 82))) : "null";
-    const info = `{"decimals":${d[44]},"freezeAuthority":${freezeAuthority},"isInitialized":${d[45] === 1},"mintAuthority":${mintAuthority},"supply":"${view.getBigUint64(36, true)}"}`;
-    return `{"parsed":{"info":${info},"type":"mint"},"program":"${program}","space":${d.length}}`;
-  }
-  if (d.length >= 165) {
-    const mint = bs58.encode(d.subarray(0, 32));
-    const owner = bs58.encode(d.subarray(32, 64));
-    const amount = view.getBigUint64(64, true);
-    const info = `{"isNative":false,"mint":${q(mint)},"owner":${q(owner)},"state":"initialized","tokenAmount":{"amount":"${amount}"}}`;
-    return `{"parsed":{"info":${info},"type":"account"},"program":"${program}","space":${d.length}}`;
-  }
-  return null;
+/** A mint's decimals at `slot`, for parsing its token accounts. */
+export function decimalsAt(ctx: RpcContext, slot: number): (mint: string) => number | undefined {
+  return (mint) => {
+    const record = ctx.ledger.accountAt(mint, slot);
+    return record && isTokenProgram(record.owner) ? mintDecimals(record.data) : undefined;
+  };
 }
 
-
-function accountJson(account: AccountRecord | undefined, encoding: AccountEncoding, slice: { offset: number; length: number } | null): string {
+export function accountJson(
+  account: AccountRecord | undefined,
+  encoding: AccountEncoding,
+  slice: { offset: number; length: number } | null,
+  decimalsOf: (mint: string) => number | undefined = () => undefined,
+): string {
   if (!account) return "null";
   const data = slice ? account.data.subarray(slice.offset, slice.offset + slice.length) : account.data;
   let dataJson: string;
-  if (encoding === "jsonParsed" && !slice) dataJson = parsedTokenData(account) ?? `[${q(Buffer.from(data).toString("base64"))},"base64"]`;
+  if (encoding === "jsonParsed" && !slice) dataJson = parsedTokenData(account, decimalsOf) ?? `[${q(Buffer.from(data).toString("base64"))},"base64"]`;
   else if (encoding === "base64" || encoding === "jsonParsed") dataJson = `[${q(Buffer.from(data).toString("base64"))},"base64"]`;
   else if (encoding === "base58") dataJson = `[${q(bs58.encode(data))},"base58"]`;
   else dataJson = q(bs58.encode(data));
@@ -73,24 +64,25 @@ function accountJson(account: AccountRecord | undefined, encoding: AccountEncodi
 }
 
 function getAccountInfo(ctx: RpcContext, params: unknown[]): RpcResult {
-  const address = addressParam(params[0]);
+  const address = base58Param(params[0], 32);
   const config = configAt(params, 1);
   const slot = ctx.ledger.visibleSlot(commitmentOf(config));
   checkMinContextSlot(ctx, config, slot);
-  return withContext(slot, accountJson(ctx.ledger.accountAt(address, slot), accountEncoding(config), dataSlice(config)));
+  return withContext(slot, accountJson(ctx.ledger.accountAt(address, slot), accountEncoding(config), dataSlice(config), decimalsAt(ctx, slot)));
 }
 
 function getMultipleAccounts(ctx: RpcContext, params: unknown[]): RpcResult {
   const keys = params[0];
   if (!Array.isArray(keys)) throw invalidParams("Invalid params: invalid type: expected a sequence");
   if (keys.length > 100) throw invalidParams("Too many inputs provided; max 100");
-  const addresses = keys.map(addressParam);
+  const addresses = keys.map((k) => base58Param(k, 32));
   const config = configAt(params, 1);
   const slot = ctx.ledger.visibleSlot(commitmentOf(config));
   checkMinContextSlot(ctx, config, slot);
   const encoding = accountEncoding(config);
   const slice = dataSlice(config);
-  return withContext(slot, `[${addresses.map((a) => accountJson(ctx.ledger.accountAt(a, slot), encoding, slice)).join(",")}]`);
+  const decimalsOf = decimalsAt(ctx, slot);
+  return withContext(slot, `[${addresses.map((a) => accountJson(ctx.ledger.accountAt(a, slot), encoding, slice, decimalsOf)).join(",")}]`);
 }
 
 interface Filter {
@@ -133,31 +125,40 @@ function parseFilters(value: unknown): Filter[] {
   });
 }
 
+/** Accounts owned by `program` as of `slot`: the current ones, with later transactions' changes taken back. */
+export function programAccountsAt(ctx: RpcContext, program: string, slot: number): Array<[string, AccountRecord]> {
+  const state = ctx.ledger.state;
+  const overlay = slot >= ctx.ledger.tip.slot ? new Map<string, AccountRecord | undefined>() : ctx.ledger.overlayAt(slot);
+  const candidates = new Set(state.ownedBy(program));
+  for (const address of overlay.keys()) candidates.add(address);
+  const out: Array<[string, AccountRecord]> = [];
+  for (const address of candidates) {
+    const account = overlay.has(address) ? overlay.get(address) : state.get(address);
+    if (account && account.owner === program) out.push([address, account]);
+  }
+  return out;
+}
+
 function getProgramAccounts(ctx: RpcContext, params: unknown[]): RpcResult {
-  const program = addressParam(params[0]);
+  const program = base58Param(params[0], 32);
   const config = configAt(params, 1);
   const filters = parseFilters(config.filters);
   const slot = ctx.ledger.visibleSlot(commitmentOf(config));
   checkMinContextSlot(ctx, config, slot);
   const encoding = accountEncoding(config);
   const slice = dataSlice(config);
-  const state = ctx.ledger.state;
-  const overlay = slot >= ctx.ledger.tip.slot ? new Map<string, AccountRecord | undefined>() : ctx.ledger.overlayAt(slot);
-  const candidates = new Set(state.ownedBy(program));
-  for (const address of overlay.keys()) candidates.add(address);
+  const decimalsOf = decimalsAt(ctx, slot);
   const items: string[] = [];
-  for (const address of candidates) {
-    const account = overlay.has(address) ? overlay.get(address) : state.get(address);
-    if (!account || account.owner !== program) continue;
+  for (const [address, account] of programAccountsAt(ctx, program, slot)) {
     if (!filters.every((f) => f.test(account.data))) continue;
-    items.push(`{"pubkey":${q(address)},"account":${accountJson(account, encoding, slice)}}`);
+    items.push(`{"pubkey":${q(address)},"account":${accountJson(account, encoding, slice, decimalsOf)}}`);
   }
   const value = `[${items.join(",")}]`;
   return config.withContext === true ? withContext(slot, value) : new RawJson(value);
 }
 
 function getBalance(ctx: RpcContext, params: unknown[]): RpcResult {
-  const address = addressParam(params[0]);
+  const address = base58Param(params[0], 32);
   const config = configAt(params, 1);
   const slot = ctx.ledger.visibleSlot(commitmentOf(config));
   return withContext(slot, String(ctx.ledger.accountAt(address, slot)?.lamports ?? 0));

@@ -1,10 +1,8 @@
-import bs58 from "bs58";
 import type { Ledger } from "./ledger";
 import { API_VERSION, commitmentOf, configAt, type Handler, invalidParams, q, type RpcContext, RpcError, type RpcResult, withContext } from "./rpc-params";
-import { TransactionRejected } from "./runtime";
 import { rentExemptLamports } from "./state";
 
-/** The cluster methods: slots, heights, blockhashes, epoch, health, version, and sending a transaction. */
+/** The cluster methods: slots, heights, blockhashes, epoch, health, version. */
 
 const FEATURE_SET = 3_294_202_862;
 const SLOTS_PER_EPOCH = 432_000;
@@ -53,25 +51,6 @@ function getHealth(ctx: RpcContext): RpcResult {
   return "ok";
 }
 
-function sendTransaction(ctx: RpcContext, params: unknown[]): RpcResult {
-  const payload = params[0];
-  if (typeof payload !== "string") throw invalidParams();
-  const config = configAt(params, 1);
-  const encoding = config.encoding ?? "base58";
-  let wire: Uint8Array;
-  try {
-    wire = encoding === "base64" ? new Uint8Array(Buffer.from(payload, "base64")) : bs58.decode(payload);
-  } catch {
-    throw invalidParams("invalid transaction: failed to decode");
-  }
-  try {
-    return ctx.submit(wire).signature;
-  } catch (e) {
-    if (e instanceof TransactionRejected) throw new RpcError(e.rpcCode, `Transaction simulation failed: ${e.message}`);
-    throw new RpcError(-32602, `invalid transaction: ${(e as Error).message}`);
-  }
-}
-
 export const CLUSTER_METHODS: Record<string, Handler> = {
   getSlot,
   getBlockHeight,
@@ -88,5 +67,4 @@ export const CLUSTER_METHODS: Record<string, Handler> = {
     if (typeof params[0] !== "number") throw invalidParams();
     return rentExemptLamports(params[0]);
   },
-  sendTransaction,
 };

@@ -1,6 +1,6 @@
 import { transactionResultJson, type TransactionEncoding } from "./render";
 import {
-  addressParam,
+  base58Param,
   atLeastConfirmed,
   checkMinContextSlot,
   configAt,
@@ -29,7 +29,7 @@ function lowerBound(sorted: readonly number[], value: number): number {
 }
 
 function getSignaturesForAddress(ctx: RpcContext, params: unknown[]): RpcResult {
-  const address = addressParam(params[0]);
+  const address = base58Param(params[0], 32);
   const config = configAt(params, 1);
   const commitment = atLeastConfirmed(config);
   const limit = config.limit ?? 1000;

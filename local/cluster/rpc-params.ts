@@ -1,4 +1,6 @@
 import bs58 from "bs58";
+import type { Faucet } from "./faucet";
+import type { BlockContext } from "./execution-types";
 import type { Commitment, Ledger, LedgerTransaction } from "./ledger";
 
 /**
@@ -30,6 +32,10 @@ export interface RpcContext {
   ledger: Ledger;
   /** Appends a wire transaction in a new block (sendTransaction). */
   submit(wire: Uint8Array): LedgerTransaction;
+  /** The block a transaction sent now would land in: what simulations run as (the program's clock). */
+  nextBlock(): BlockContext;
+  /** requestAirdrop and requestTokenAirdrop land their transactions through it. */
+  faucet: Faucet;
 }
 
 export type Handler = (ctx: RpcContext, params: unknown[]) => RpcResult;
@@ -76,20 +82,11 @@ export function checkMinContextSlot(ctx: RpcContext, config: Record<string, unkn
   }
 }
 
-export function addressParam(value: unknown): string {
+/** A base58 param that must decode to `bytes` bytes: 32 for an address, 64 for a signature. */
+export function base58Param(value: unknown, bytes: 32 | 64): string {
   if (typeof value !== "string") throw invalidParams("Invalid params: invalid type: expected a base58 string");
   try {
-    if (bs58.decode(value).length === 32) return value;
-  } catch {
-    // falls through to the error below
-  }
-  throw invalidParams("Invalid param: Invalid");
-}
-
-export function signatureParam(value: unknown): string {
-  if (typeof value !== "string") throw invalidParams("Invalid params: invalid type: expected a base58 string");
-  try {
-    if (bs58.decode(value).length === 64) return value;
+    if (bs58.decode(value).length === bytes) return value;
   } catch {
     // falls through to the error below
   }
@@ -103,7 +100,7 @@ export function signatureParam(value: unknown): string {
  */
 export function transactionOf(ledger: Ledger, value: unknown): LedgerTransaction | undefined {
   const tx = typeof value === "string" ? ledger.bySignatureAvailable(value) : undefined;
-  if (!tx) signatureParam(value);
+  if (!tx) base58Param(value, 64);
   return tx;
 }
 

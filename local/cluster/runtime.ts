@@ -1,4 +1,5 @@
 import bs58 from "bs58";
+import { SYSTEM_PROGRAM_ADDRESS, TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from "../../lib/program";
 import {
   COMPUTE_BUDGET_PROGRAM,
   type BlockContext,
@@ -13,8 +14,11 @@ import {
 } from "./execution-types";
 import { consume, consumedLine, failedLine, type Frame, InstructionFailure, invokeLine, successLine } from "./frame";
 import { executeOfferProgram } from "./offer-program";
-import { executeRouter } from "./router-program";
-import type { AccountsState } from "./state";
+import { ASSOCIATED_TOKEN_PROGRAM, executeAssociatedTokenProgram } from "./ata-program";
+import { executeRouter, type Invoke } from "./router-program";
+import { executeSystemProgram } from "./system-program";
+import { executeTokenProgram } from "./token-program";
+import { type AccountsState, InsufficientLamports } from "./state";
 import { LOOKUP_TABLE_META_SIZE } from "./tokens";
 import type { CompiledMessage } from "./wire";
 
@@ -36,6 +40,7 @@ export {
 export { ROUTER_ROUTE_TAKES } from "./router-program";
 
 const DEFAULT_UNITS_PER_INSTRUCTION = 200_000;
+const BUILTIN_DEFAULT_UNITS = 3_000;
 const MAX_COMPUTE_UNITS = 1_400_000;
 
 /**
@@ -60,10 +65,12 @@ export function executeTransaction(
     if (!keyIndex.has(k)) keyIndex.set(k, i);
   });
 
-  const budget = computeBudget(message, keys);
+  const budget = computeBudget(message);
   const fee = LAMPORTS_PER_SIGNATURE * message.header.numRequiredSignatures + budget.priorityFee;
   const payer = keys[0] as string;
-  if (state.lamports(payer) < fee) throw new TransactionRejected("Attempt to debit an account but found no record of a prior credit.");
+  const payerLamports = state.lamports(payer);
+  if (payerLamports === 0) throw new TransactionRejected("Attempt to debit an account but found no record of a prior credit.", -32002, "AccountNotFound");
+  if (payerLamports < fee) throw new TransactionRejected("Insufficient funds for fee", -32002, "InsufficientFundsForFee");
 
   const preBalances = keys.map((k) => state.lamports(k));
   const undo = state.beginJournal();
@@ -91,6 +98,7 @@ export function executeTransaction(
         signature,
         block,
         cpiInvokeIndex: null,
+        cpiSigners: new Set(),
       };
       try {
         invokeProgram(state, programs, frame, ix.programIdIndex, ix.accounts, ix.data, 1);
@@ -135,10 +143,10 @@ function resolveLookups(state: AccountsState, message: CompiledMessage): { writa
   const readonly: string[] = [];
   for (const lookup of message.addressTableLookups) {
     const table = state.get(lookup.accountKey);
-    if (!table || table.owner !== LOOKUP_TABLE_PROGRAM) throw new TransactionRejected("Transaction loads an address table account that doesn't exist");
+    if (!table || table.owner !== LOOKUP_TABLE_PROGRAM) throw new TransactionRejected("Transaction loads an address table account that doesn't exist", -32002, "AddressLookupTableNotFound");
     const addressAt = (i: number): string => {
       const offset = LOOKUP_TABLE_META_SIZE + 32 * i;
-      if (offset + 32 > table.data.length) throw new TransactionRejected("Transaction address table lookup uses an invalid index");
+      if (offset + 32 > table.data.length) throw new TransactionRejected("Transaction address table lookup uses an invalid index", -32002, "InvalidAddressLookupTableIndex");
       return bs58.encode(table.data.subarray(offset, offset + 32));
     };
     for (const i of lookup.writableIndexes) writable.push(addressAt(i));
@@ -147,22 +155,24 @@ function resolveLookups(state: AccountsState, message: CompiledMessage): { writa
   return { writable, readonly };
 }
 
-function computeBudget(message: CompiledMessage, keys: string[]): { unitLimit: number; priorityFee: number } {
+/** The unit limit, the price (micro-lamports per unit) and the priority fee a message sets, or gets by default. */
+export function computeBudget(message: CompiledMessage): { unitLimit: number; microLamports: bigint; priorityFee: number } {
+  const keys = message.staticKeys;
   let unitLimit: number | null = null;
   let microLamports = 0n;
-  let others = 0;
+  let defaultLimit = 0;
   for (const ix of message.instructions) {
-    if (keys[ix.programIdIndex] !== COMPUTE_BUDGET_PROGRAM) {
-      others++;
-      continue;
-    }
+    const program = keys[ix.programIdIndex];
+    // SIMD-0170: builtin programs reserve 3,000 units by default, the others 200,000.
+    defaultLimit += program === COMPUTE_BUDGET_PROGRAM || program === SYSTEM_PROGRAM_ADDRESS ? BUILTIN_DEFAULT_UNITS : DEFAULT_UNITS_PER_INSTRUCTION;
+    if (program !== COMPUTE_BUDGET_PROGRAM) continue;
     const view = new DataView(ix.data.buffer, ix.data.byteOffset, ix.data.byteLength);
     if (ix.data[0] === 2 && ix.data.length >= 5) unitLimit = view.getUint32(1, true);
     if (ix.data[0] === 3 && ix.data.length >= 9) microLamports = view.getBigUint64(1, true);
   }
-  const limit = Math.min(MAX_COMPUTE_UNITS, unitLimit ?? DEFAULT_UNITS_PER_INSTRUCTION * Math.max(1, others));
+  const limit = Math.min(MAX_COMPUTE_UNITS, unitLimit ?? defaultLimit);
   const priorityFee = Number((microLamports * BigInt(limit) + 999_999n) / 1_000_000n);
-  return { unitLimit: limit, priorityFee };
+  return { unitLimit: limit, microLamports, priorityFee };
 }
 
 function memoOf(message: CompiledMessage, keys: string[]): string | null {
@@ -199,26 +209,33 @@ function invokeProgram(
 ): void {
   const programId = frame.keys[programIdIndex] as string;
   const startUnits = frame.remainingUnits;
+  // Builtin programs log no "consumed" line.
+  const builtin = programId === COMPUTE_BUDGET_PROGRAM || programId === SYSTEM_PROGRAM_ADDRESS;
+  const invoke: Invoke = (index, accounts, innerData, innerDepth) => invokeProgram(state, programs, frame, index, accounts, innerData, innerDepth);
   frame.logs.push(invokeLine(programId, depth));
-  const finish = () => frame.logs.push(consumedLine(programId, startUnits - frame.remainingUnits, startUnits));
+  const finish = () => {
+    if (!builtin) frame.logs.push(consumedLine(programId, startUnits - frame.remainingUnits, startUnits));
+  };
   try {
     if (programId === programs.programId) executeOfferProgram(state, programs, frame, accountIndexes, data, depth);
-    else if (programId === programs.routerProgramId) {
-      executeRouter(programs, frame, accountIndexes, data, depth, (index, accounts, innerData, innerDepth) =>
-        invokeProgram(state, programs, frame, index, accounts, innerData, innerDepth),
-      );
-    }
-    else if (programId === COMPUTE_BUDGET_PROGRAM) {
-      consume(frame, 150);
-      frame.logs.push(successLine(programId));
-      return;
-    } else if (programId === MEMO_PROGRAM) {
+    else if (programId === programs.routerProgramId) executeRouter(programs, frame, accountIndexes, data, depth, invoke);
+    else if (programId === COMPUTE_BUDGET_PROGRAM) consume(frame, 150);
+    else if (programId === SYSTEM_PROGRAM_ADDRESS) executeSystemProgram(state, frame, accountIndexes, data);
+    else if (programId === TOKEN_PROGRAM_ADDRESS || programId === TOKEN_2022_PROGRAM_ADDRESS) executeTokenProgram(state, frame, programId, accountIndexes, data);
+    else if (programId === ASSOCIATED_TOKEN_PROGRAM) executeAssociatedTokenProgram(state, frame, accountIndexes, data, depth, invoke);
+    else if (programId === MEMO_PROGRAM) {
       consume(frame, 2_000 + data.length * 20);
       frame.logs.push(`Program log: Memo (len ${data.length}): ${JSON.stringify(Buffer.from(data).toString("utf8"))}`);
     } else {
       throw new InstructionFailure("UnsupportedProgramId");
     }
-  } catch (e) {
+  } catch (caught) {
+    let e = caught;
+    // A program paying out more lamports than an account holds fails as its System transfer would.
+    if (e instanceof InsufficientLamports) {
+      frame.logs.push(e.message);
+      e = new InstructionFailure({ Custom: 1 });
+    }
     if (e instanceof InstructionFailure) {
       finish();
       frame.logs.push(failedLine(programId, e.message));

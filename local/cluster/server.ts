@@ -15,6 +15,8 @@ export interface ServerStats {
 }
 
 const MAX_BODY_BYTES = 50 * 1024 * 1024;
+/** What web3.js and wallet adapters send; a preflight naming others gets them echoed back, as nodes allow any. */
+const CORS_ALLOWED_HEADERS = "content-type, solana-client";
 
 interface Envelope {
   jsonrpc?: unknown;
@@ -76,6 +78,20 @@ export class RpcServer {
   }
 
   private handle(req: IncomingMessage, res: ServerResponse): void {
+    // Browsers call the RPC from the web app's origin, as they call public RPC nodes: any origin may.
+    res.setHeader("access-control-allow-origin", "*");
+    if (req.method === "OPTIONS") {
+      const requested = req.headers["access-control-request-headers"];
+      res.writeHead(204, {
+        "access-control-allow-methods": "POST, GET, OPTIONS",
+        "access-control-allow-headers": typeof requested === "string" && requested.length > 0 ? requested : CORS_ALLOWED_HEADERS,
+        "access-control-max-age": "86400",
+        "content-length": "0",
+      });
+      res.end();
+      req.resume();
+      return;
+    }
     const chunks: Buffer[] = [];
     let size = 0;
     req.on("data", (chunk: Buffer) => {

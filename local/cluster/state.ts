@@ -15,6 +15,17 @@ export interface UndoEntry {
   previous: AccountRecord | undefined;
 }
 
+/** A debit beyond an account's lamports: the runtime fails the instruction as the System program's transfer does. */
+export class InsufficientLamports extends Error {
+  constructor(
+    readonly address: string,
+    readonly balance: number,
+    readonly needed: number,
+  ) {
+    super(`Transfer: insufficient lamports ${balance}, need ${needed}`);
+  }
+}
+
 export class AccountsState {
   private readonly accounts = new Map<string, AccountRecord>();
   private readonly byOwner = new Map<string, Set<string>>();
@@ -41,7 +52,7 @@ export class AccountsState {
     const next: AccountRecord = current
       ? { ...current, lamports: current.lamports + delta }
       : { lamports: delta, owner: "11111111111111111111111111111111", data: new Uint8Array(0), executable: false };
-    if (next.lamports < 0) throw new Error(`negative lamports for ${address}`);
+    if (next.lamports < 0) throw new InsufficientLamports(address, current?.lamports ?? 0, -delta);
     this.set(address, next);
   }
 

@@ -1,6 +1,7 @@
 import { consume, consumedLine, failedLine, type Frame, indexOf, InstructionFailure, invokeLine, successLine } from "./frame";
 import type { AccountsState } from "./state";
-import { mintDecimals, tokenAccountAmount, withTokenAccountAmount } from "./tokens";
+import { transferTokens } from "./token-program";
+import { mintDecimals } from "./tokens";
 
 /** Where a program making a token CPI runs: the accounts, its frame, and its own depth. */
 export interface CpiCaller {
@@ -42,23 +43,13 @@ export function tokenTransfer(
     frame.logs.push(ok ? successLine(args.tokenProgram) : failedLine(args.tokenProgram, error));
   };
   consume(frame, args.mint !== undefined ? 6_200 : 4_700);
-  const source = state.get(args.source);
-  const destination = state.get(args.destination);
-  if (!source || !destination || source.data.length < 165 || destination.data.length < 165) {
-    frame.logs.push("Program log: Error: InvalidAccountData");
-    finish(false, "invalid account data for instruction");
-    throw new InstructionFailure("InvalidAccountData");
-  }
-  const available = tokenAccountAmount(source.data);
-  if (available < args.amount) {
-    frame.logs.push("Program log: Error: insufficient funds");
-    finish(false, "custom program error: 0x1");
-    throw new InstructionFailure({ Custom: 1 });
-  }
-  if (args.source !== args.destination) {
-    state.set(args.source, { ...source, data: withTokenAccountAmount(source.data, available - args.amount) });
-    const after = state.get(args.destination) as typeof destination;
-    state.set(args.destination, { ...after, data: withTokenAccountAmount(after.data, tokenAccountAmount(after.data) + args.amount) });
+  const decimals = args.mint !== undefined ? (data[9] as number) : 0;
+  try {
+    // The offer program signs for its PDAs (invoke_signed); the taker's and maker's own signatures pass through the CPI.
+    transferTokens(state, frame, { ...args, tokenProgram: null, authoritySigned: true, checked: args.mint !== undefined ? { mint: args.mint, decimals } : undefined });
+  } catch (e) {
+    if (e instanceof InstructionFailure) finish(false, e.message);
+    throw e;
   }
   finish(true);
 }

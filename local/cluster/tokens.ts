@@ -97,8 +97,21 @@ export function encodeMint(args: { mintAuthority: Uint8Array; supply: bigint; de
   return data;
 }
 
-/** SPL token account: mint 0..32, owner 32..64, amount u64 at 64, state at 108 (1 = initialized). */
-export function encodeTokenAccount(args: { mint: Uint8Array; owner: Uint8Array; amount: bigint; kind: TokenProgramKind }): Uint8Array {
+export const NATIVE_MINT = "So11111111111111111111111111111111111111112";
+const IS_NATIVE_OFFSET = 109;
+
+/**
+ * SPL token account: mint 0..32, owner 32..64, amount u64 at 64, state at 108
+ * (1 = initialized), is_native COption<u64> at 109 (the rent-exempt reserve of
+ * a wrapped-SOL account, whose lamports above it are its amount).
+ */
+export function encodeTokenAccount(args: {
+  mint: Uint8Array;
+  owner: Uint8Array;
+  amount: bigint;
+  kind: TokenProgramKind;
+  nativeReserve?: bigint;
+}): Uint8Array {
   const withExtensions = args.kind === "token-2022";
   const data = new Uint8Array(withExtensions ? TOKEN_ACCOUNT_SIZE + 1 + 4 : TOKEN_ACCOUNT_SIZE);
   const view = new DataView(data.buffer);
@@ -106,6 +119,10 @@ export function encodeTokenAccount(args: { mint: Uint8Array; owner: Uint8Array; 
   data.set(args.owner, 32);
   writeU64(view, 64, args.amount);
   data[108] = 1;
+  if (args.nativeReserve !== undefined) {
+    view.setUint32(IS_NATIVE_OFFSET, 1, true);
+    writeU64(view, IS_NATIVE_OFFSET + 4, args.nativeReserve);
+  }
   if (withExtensions) {
     data[TOKEN_ACCOUNT_SIZE] = 2;
     view.setUint16(TOKEN_ACCOUNT_SIZE + 1, EXTENSION_IMMUTABLE_OWNER, true);
@@ -124,6 +141,18 @@ export function withTokenAccountAmount(data: Uint8Array, amount: bigint): Uint8A
   const copy = data.slice();
   new DataView(copy.buffer).setBigUint64(TOKEN_AMOUNT_OFFSET, amount, true);
   return copy;
+}
+
+/** The rent-exempt reserve of a wrapped-SOL account, null for any other token account. */
+export function nativeReserveOf(data: Uint8Array): bigint | null {
+  if (data.length < TOKEN_ACCOUNT_SIZE) return null;
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  return view.getUint32(IS_NATIVE_OFFSET, true) === 1 ? view.getBigUint64(IS_NATIVE_OFFSET + 4, true) : null;
+}
+
+/** A token account's data (not a mint's): 165 bytes, or Token-2022's with account type 2 after them. */
+export function isTokenAccountData(data: Uint8Array): boolean {
+  return (data.length === TOKEN_ACCOUNT_SIZE || (data.length > TOKEN_ACCOUNT_SIZE && data[TOKEN_ACCOUNT_SIZE] === 2)) && data[108] !== 0;
 }
 
 export function mintDecimals(data: Uint8Array): number | undefined {

@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import bs58 from "bs58";
 import { PublicKey } from "@solana/web3.js";
 import { SYSTEM_PROGRAM_ADDRESS, TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from "../../lib/program";
-import { findProgramAddressFast } from "./fast-pda";
+import { ASSOCIATED_TOKEN_PROGRAM, associatedTokenAddress } from "./ata-program";
+import { FAUCET_LAMPORTS, faucetKeypair, mintAuthorityKeypair } from "./faucet";
 import { deriveKeypair, type LocalKeypair } from "./keys";
 import type { Ledger } from "./ledger";
 import { COMPUTE_BUDGET_PROGRAM, LOOKUP_TABLE_PROGRAM, MEMO_PROGRAM, type ProgramIds } from "./runtime";
@@ -12,7 +13,6 @@ import { addressBytes, type LookupTableAccount } from "./wire";
 
 const BPF_UPGRADEABLE_LOADER = "BPFLoaderUpgradeab1e11111111111111111111111";
 const NATIVE_LOADER = "NativeLoader1111111111111111111111111111111";
-const ASSOCIATED_TOKEN_PROGRAM = "ATokenGPvbd2VpzQGz2Rz9TafBbnbnQDAb5rFEFRHcYn";
 const WALLET_LAMPORTS = 1_000 * 1_000_000_000;
 /** Every wallet starts rich in every mint, so the simulator never runs out. */
 const WALLET_TOKEN_UNITS = 10n ** 17n;
@@ -94,10 +94,7 @@ export class World {
     const key = `${owner}:${mint}`;
     let address = this.tokenAccounts.get(key);
     if (!address) {
-      address = findProgramAddressFast(
-        [addressBytes(owner), addressBytes(this.tokenProgramOf(mint)), addressBytes(mint)],
-        ASSOCIATED_TOKEN_PROGRAM,
-      ).address;
+      address = associatedTokenAddress(owner, mint, this.tokenProgramOf(mint));
       this.tokenAccounts.set(key, address);
     }
     return address;
@@ -138,7 +135,7 @@ export class World {
       executable(bpf, BPF_UPGRADEABLE_LOADER, programData(bpf));
     }
 
-    const mintAuthority = deriveKeypair(this.options.seed, "mint-authority").publicKeyBytes;
+    const mintAuthority = mintAuthorityKeypair(this.options.seed).publicKeyBytes;
     for (const mint of this.mints) {
       const data = encodeMint({ mintAuthority, supply: 10n ** 18n, decimals: mint.decimals, kind: mint.tokenProgram });
       state.set(mint.address, { lamports: rentExemptLamports(data.length), owner: tokenProgramAddress(mint.tokenProgram), data, executable: false });
@@ -157,6 +154,7 @@ export class World {
       }
     };
     for (const wallet of this.wallets.values()) fund(wallet.address, this.mints, WALLET_TOKEN_UNITS);
+    state.set(faucetKeypair(this.options.seed).address, { lamports: FAUCET_LAMPORTS, owner: SYSTEM_PROGRAM_ADDRESS, data: new Uint8Array(0), executable: false });
     fund(this.programs.treasury, this.mints, 0n);
 
     this.installLookupTables(ledger);

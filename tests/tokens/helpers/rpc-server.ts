@@ -87,6 +87,12 @@ export async function startTestRpc(): Promise<TestRpc> {
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    // Browsers call RPC nodes cross-origin (a wallet's balance); nodes allow it.
+    res.setHeader("access-control-allow-origin", "*");
+    if (req.method === "OPTIONS") {
+      res.writeHead(204, { "access-control-allow-methods": "POST, OPTIONS", "access-control-allow-headers": req.headers["access-control-request-headers"] ?? "content-type" });
+      return void res.end();
+    }
     const chunks: Buffer[] = [];
     for await (const chunk of req) chunks.push(chunk as Buffer);
     const request = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { id: unknown; method: string; params: unknown[] };
@@ -111,6 +117,9 @@ export async function startTestRpc(): Promise<TestRpc> {
       body = keys.length > 100
         ? { jsonrpc: "2.0", id: request.id, error: { code: -32602, message: "Too many inputs provided; max 100" } }
         : { jsonrpc: "2.0", id: request.id, result: { context, value: keys.map(encode) } };
+    } else if (request.method === "getBalance") {
+      const account = accounts.get(request.params[0] as string);
+      body = { jsonrpc: "2.0", id: request.id, result: { context, value: account?.lamports ?? 0 } };
     } else if (request.method === "getAccountInfo") {
       body = { jsonrpc: "2.0", id: request.id, result: { context, value: encode(request.params[0] as string) } };
     } else {

@@ -1,10 +1,13 @@
 import type { Logger } from "pino";
 import type postgres from "postgres";
+import { decodeOfferAccount } from "../lib/program";
 import {
   appendOfferRows,
   appendRevocations,
+  applyAccountSnapshot,
   markFinalized,
   newestScanned,
+  offersReadSince,
   readCheckpoint,
   revocationOf,
   undoTransaction,
@@ -20,6 +23,8 @@ import type { ProgramRpc } from "./rpc";
  * finalized past an applied transaction, ask whether it survived: kept ones are
  * marked final; dropped ones are undone, and the checkpoint moves back to the
  * newest surviving transaction so the next scan picks up what replaced them.
+ * An offer whose account was read from the dropped fork is read again from the
+ * chain that won, in the same transaction as the undo.
  */
 export async function settleFinality(sql: postgres.Sql, write: Lease["write"], rpc: ProgramRpc, programId: string, log: Logger): Promise<number> {
   const finalizedSlot = BigInt(await rpc.slot("finalized"));
@@ -31,6 +36,7 @@ export async function settleFinality(sql: postgres.Sql, write: Lease["write"], r
     const kept: string[] = [];
     const gone: string[] = [];
     candidates.forEach((c, i) => (statuses[i] ? kept : gone).push(c.signature));
+    const reread = gone.length ? await rpc.offerAccounts(await offersReadSince(sql, gone)) : null;
     await write(async (tx) => {
       if (kept.length) await markFinalized(tx, kept);
       // The live feed is told, in the same transaction: a revoke per undone
@@ -40,6 +46,10 @@ export async function settleFinality(sql: postgres.Sql, write: Lease["write"], r
         const revocation = await revocationOf(tx, signature);
         if (revocation) revoked.push(revocation);
         await undoTransaction(tx, signature);
+      }
+      for (const { pda, data } of reread?.accounts ?? []) {
+        const offer = data && decodeOfferAccount(data);
+        if (offer) await applyAccountSnapshot(tx, pda, { remainingSize: offer.remainingSize, state: offer.state, slot: reread!.slot }, { replace: true });
       }
       await appendRevocations(tx, revoked);
       await appendOfferRows(tx, revoked.flatMap((r) => r.offerPdas));

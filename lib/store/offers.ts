@@ -146,13 +146,30 @@ export interface AccountSnapshot {
   slot: bigint;
 }
 
-/** Brings a row to what the offer's account said at `slot`, unless the row already reflects a later read. */
-export function applyAccountSnapshot(sql: Writer, pda: string, s: AccountSnapshot) {
+/**
+ * Brings a row to what the offer's account said at `slot`, unless the row
+ * already reflects a later read; with `replace`, whatever the row's read (that
+ * read saw a fork the cluster dropped).
+ */
+export function applyAccountSnapshot(sql: Writer, pda: string, s: AccountSnapshot, { replace = false } = {}) {
   return sql<{ pda: string }[]>`
     update offers set remaining_size = ${s.remainingSize.toString()}::numeric, state = ${s.state}::offer_state,
       account_slot = ${s.slot.toString()}::bigint, last_slot = greatest(last_slot, ${s.slot.toString()}::bigint)
-    where pda = ${pda} and (account_slot is null or account_slot < ${s.slot.toString()}::bigint)
+    where pda = ${pda} and (${replace} or account_slot is null or account_slot < ${s.slot.toString()}::bigint)
     returning pda`;
+}
+
+/**
+ * Offers whose account was read at or after the slot of one of these
+ * transactions: the read may include what they did, which undoing them cannot
+ * give back (the scan skipped the fills that read already held).
+ */
+export async function offersReadSince(sql: Writer, signatures: readonly string[]): Promise<string[]> {
+  const rows = await sql<{ pda: string }[]>`
+    select distinct o.pda from scanned_transactions t
+    join offers o on o.pda = any(t.offer_pdas)
+    where t.signature = any(${signatures as string[]}::text[]) and o.account_slot >= t.slot`;
+  return rows.map((r) => r.pda);
 }
 
 /** Offers were seen (their accounts read) at `slot`. */

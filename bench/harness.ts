@@ -67,8 +67,9 @@ const acceptEncoding: Record<string, string> | undefined = process.env.BENCH_ACC
 const quantile = (sorted: number[], q: number) => Math.round(10 * (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0)) / 10;
 
 /**
- * Load at `connections` for `seconds`, cycling through `paths`. Latencies are
- * taken per response (autocannon's own histogram has 1 ms steps, too coarse
+ * Load at `connections` for `seconds`, cycling through `paths` (each with its
+ * own headers from `headersByPath`, if any: the If-None-Match of its answer).
+ * Latencies are taken per response (autocannon's own histogram has 1 ms steps, too coarse
  * for one connection on a fast endpoint). Requests carry no accept-encoding
  * unless BENCH_ACCEPT_ENCODING sets one (browsers send gzip, which makes
  * `next start` compress each answer; see README "Performance").
@@ -79,6 +80,7 @@ export async function load(
   seconds: number,
   connections = 32,
   headers: Record<string, string> = {},
+  headersByPath?: ReadonlyMap<string, Record<string, string>>,
 ): Promise<Load> {
   let i = 0;
   let failed = 0;
@@ -90,7 +92,15 @@ export async function load(
         connections,
         duration: seconds,
         headers: { ...acceptEncoding, ...headers },
-        requests: [{ setupRequest: (req) => ({ ...req, path: paths[i++ % paths.length]! }) }],
+        requests: [
+          {
+            setupRequest: (req) => {
+              const path = paths[i++ % paths.length]!;
+              const own = headersByPath?.get(path);
+              return own ? { ...req, path, headers: { ...acceptEncoding, ...headers, ...own } } : { ...req, path };
+            },
+          },
+        ],
       },
       (error, result) => (error ? reject(error) : resolve(result)),
     );

@@ -2,6 +2,7 @@ import Redis from "ioredis";
 import { connect, type Database } from "./db/client";
 import { embeddedDatabaseUrl } from "./db/embedded-url";
 import { env } from "./env";
+import { processFeed } from "./feed/process-feed";
 import { fallbackRateLimiter, memoryRateLimiter, redisRateLimiter, unlimited, type RateLimiter } from "./http/rate-limit";
 import { createRoute, isUnavailable } from "./http/route";
 import { createTokenService, type TokenService } from "./tokens";
@@ -103,10 +104,29 @@ const reportUnavailable = throttledReport(30_000, (error: unknown, _context: "da
   logger.warn({ error: (error as Error)?.message ?? String(error), suppressed }, "database unreachable: answering 503 until it is back"),
 );
 
+let nextFeedStart = 0;
+
+/**
+ * The live feed's change count, which lets a revalidation of an unchanged
+ * answer skip the route (lib/http/revalidation.ts). The first call starts the
+ * process's feed listener (the one the streams share); until it listens, and
+ * every 5 s while it cannot, null: the routes run as they would without it.
+ */
+function feedChanges(): number | null {
+  const hub = processFeed().hub;
+  const changes = hub.changeCount();
+  if (changes === null && Date.now() >= nextFeedStart) {
+    nextFeedStart = Date.now() + 5000;
+    hub.start().catch(() => {}); // the streams report the feed's failures; the routes just run
+  }
+  return changes;
+}
+
 export const route = createRoute({
   limiter,
   trustProxy: () => env().TRUST_PROXY,
   log: (error, request) => (isUnavailable(error) ? reportUnavailable(error, "database") : logger.error({ err: error, url: request.url }, "request failed")),
   observe: requestObserver(),
   rateLimited: () => webMetrics().rateLimited.inc(),
+  feedChanges,
 });

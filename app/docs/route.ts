@@ -1,10 +1,15 @@
-import { ApiReference } from "@scalar/nextjs-api-reference";
+import { DOCS_CSP, docsPage } from "@/lib/http/docs";
 
-// The API reference, rendered by Scalar from GET /v1/openapi.json. A route
-// handler of its own: Scalar's script loads on this page only, never in the
-// explorer's bundles.
-export const GET = ApiReference({
-  url: "/v1/openapi.json",
-  pageTitle: "Offer book explorer API",
-  hideClientButton: true,
-});
+export const dynamic = "force-dynamic";
+
+// The API reference (lib/http/docs.ts): a route handler of its own, so the
+// renderer loads on this page only, never in the explorer's bundles.
+export function GET(): Response {
+  return new Response(docsPage(), {
+    headers: {
+      "content-type": "text/html; charset=utf-8",
+      "cache-control": "public, max-age=300",
+      "content-security-policy": DOCS_CSP,
+    },
+  });
+}

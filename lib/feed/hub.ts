@@ -31,6 +31,9 @@ export class FeedHub {
   private again = false;
   private retry: NodeJS.Timeout | null = null;
   private unlisten: (() => Promise<void>) | null = null;
+  /** Notifications and (re)connects of the listening connection so far: any change to the index bumps it. */
+  private changes = 0;
+  private listening = false;
 
   constructor(
     private readonly sql: postgres.Sql,
@@ -50,17 +53,31 @@ export class FeedHub {
     const listening = await this.sql.listen(
       FEED_CHANNEL,
       (payload) => {
+        this.changes++;
         // Already read (another notification's read covered it): nothing to do.
         if (this.last !== null && /^\d+$/.test(payload) && BigInt(payload) <= this.last) return;
         void this.catchUp();
       },
       // Also on every reconnect: whatever was committed while the connection was down is read now.
-      () => void this.catchUp(),
+      () => {
+        this.changes++;
+        void this.catchUp();
+      },
     );
     this.unlisten = listening.unlisten;
+    this.listening = true;
     // Before the first read the head is learnt once: the feed starts from now, not from its history.
     this.last ??= await newestId(this.sql);
     await this.catchUp();
+  }
+
+  /**
+   * A count that moves whenever the index may have changed (a notification,
+   * or a reconnect after which notifications may have been missed); null
+   * until the hub listens.
+   */
+  changeCount(): number | null {
+    return this.listening ? this.changes : null;
   }
 
   subscribe(subscriber: FeedSubscriber): () => void {
@@ -102,6 +119,7 @@ export class FeedHub {
 
   async stop(): Promise<void> {
     if (this.retry) clearTimeout(this.retry);
+    this.listening = false;
     await this.unlisten?.().catch(() => {});
     this.subscribers.clear();
   }

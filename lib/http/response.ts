@@ -56,7 +56,7 @@ export function bodyText(body: JsonBody): string {
 }
 
 /** A strong validator: the SHA-1 of the exact bytes sent (before any content coding), quoted. */
-export function strongEtag(text: string): string {
+export function strongEtag(text: string | Uint8Array): string {
   return `"${createHash("sha1").update(text).digest("base64url")}"`;
 }
 

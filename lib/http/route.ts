@@ -1,5 +1,6 @@
 import { ApiError } from "./errors";
 import { rateLimitHeaders, type RateDecision, type RateLimiter } from "./rate-limit";
+import { RevalidationMemo } from "./revalidation";
 import { bodyText, CACHE, CORS_ORIGIN, CORS_PREFLIGHT_HEADERS, ifNoneMatchHits, jsonResponse, strongEtag, type JsonBody } from "./response";
 
 export interface Reply {
@@ -16,6 +17,12 @@ export interface RouteDeps {
   observe?(route: string, status: number, seconds: number): void;
   /** Called for each request refused by the budget. */
   rateLimited?(): void;
+  /**
+   * How many changes the live feed has announced, or null while it is not
+   * listening: with it, a revalidation of an unchanged answer is a 304 without
+   * running the route (./revalidation.ts).
+   */
+  feedChanges?(): number | null;
 }
 
 type Params = Record<string, string | string[] | undefined>;
@@ -62,11 +69,12 @@ export function errorResponse(error: ApiError, extra?: Record<string, string>): 
 export function okResponse(request: Request, reply: Reply, extra: Record<string, string> | undefined): Response {
   const text = bodyText(reply.body);
   const etag = strongEtag(text);
-  const headers = extra ? { ...extra, etag } : { etag };
-  if (ifNoneMatchHits(request.headers.get("if-none-match"), etag)) {
-    return new Response(null, { status: 304, headers: { "cache-control": reply.cache, ...CORS_ORIGIN, ...headers } });
-  }
-  return jsonResponse({ text }, reply.status ?? 200, reply.cache, headers);
+  if (ifNoneMatchHits(request.headers.get("if-none-match"), etag)) return notModified(etag, reply.cache, extra);
+  return jsonResponse({ text }, reply.status ?? 200, reply.cache, extra ? { ...extra, etag } : { etag });
+}
+
+function notModified(etag: string, cache: string, extra: Record<string, string> | undefined): Response {
+  return new Response(null, { status: 304, headers: { "cache-control": cache, ...CORS_ORIGIN, ...extra, etag } });
 }
 
 /**
@@ -142,6 +150,7 @@ export function createRoute(deps: RouteDeps) {
   };
 
   function answerWith(handler: Handler) {
+    const memo = new RevalidationMemo();
     return async (request: Request, context: RouteContext): Promise<Response> => {
       let budget: Record<string, string> | undefined;
       try {
@@ -160,10 +169,20 @@ export function createRoute(deps: RouteDeps) {
           });
         }
         const url = new URL(request.url);
+        const key = url.pathname + url.search;
+        // Read before the route runs: a change announced while it runs makes the answer unfit to vouch for.
+        const changes = deps.feedChanges?.() ?? null;
+        const ifNoneMatch = request.headers.get("if-none-match");
+        if (changes !== null && ifNoneMatch !== null) {
+          const unchanged = memo.lookup(key, ifNoneMatch, changes);
+          if (unchanged) return notModified(unchanged.etag, unchanged.cache, budget);
+        }
         const params = await context.params;
         const reply = await retryOnceIfUnavailable(() => handler(request, url, params));
         if (reply instanceof Response) return reply;
-        return okResponse(request, reply, budget);
+        const response = okResponse(request, reply, budget);
+        if (changes !== null && (reply.status ?? 200) === 200) memo.remember(key, { etag: response.headers.get("etag")!, cache: reply.cache }, changes);
+        return response;
       } catch (error) {
         if (error instanceof ApiError) return errorResponse(error, budget);
         if (isUnavailable(error)) {

@@ -1,7 +1,11 @@
+import createClient from "openapi-fetch";
 import type { FillFilters } from "../queries/fills";
-import type { Candle, FillList, MakerStats, Market, Offer, OfferFillList, OfferList, OfferStatus, ProtocolStats, Token, Trending } from "./types";
+import type { paths } from "./api-schema";
+import type { ApiErrorBody, Token } from "./types";
 
-// The browser's client for /v1: one function per endpoint, same origin.
+// The browser's client for /v1, same origin: openapi-fetch typed from the
+// OpenAPI document (lib/ui/api-schema.d.ts, `npm run api:types`), so a path,
+// parameter or answer the document does not have fails to compile.
 
 export class ApiRequestError extends Error {
   override name = "ApiRequestError";
@@ -23,45 +27,53 @@ export function queryString(query: Query): string {
   return text ? `?${text}` : "";
 }
 
-async function get<T>(path: string, query: Query = {}, signal?: AbortSignal): Promise<T> {
-  const response = await fetch(`/v1${path}${queryString(query)}`, { signal, headers: { accept: "application/json" } });
-  if (!response.ok) {
-    const body = (await response.json().catch(() => null)) as { error?: string; code?: string } | null;
-    throw new ApiRequestError(response.status, body?.code ?? "http_error", body?.error ?? `HTTP ${response.status}`);
-  }
-  return (await response.json()) as T;
+type QueryOf<P extends keyof paths> = paths[P]["get"]["parameters"] extends { query?: infer Q } ? NonNullable<Q> : never;
+
+/** A query as the UI holds it: numbers where the wire has digits, and empty values that are left out. */
+type UiQuery<Q> = { [K in keyof Q]?: Q[K] | number | null };
+
+/** The query as sent: every value a string, the empty ones dropped. */
+function wire<Q>(query: UiQuery<Q>): Q {
+  const sent: Record<string, string> = {};
+  for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== null && value !== "") sent[key] = String(value);
+  return sent as Q;
 }
 
-export interface OfferQuery {
-  status?: OfferStatus;
-  maker?: string;
-  tokenMint?: string;
-  paymentMint?: string;
-  side?: "sell" | "buy";
-  sort?: "price" | "created";
-  limit?: number;
-  offset?: number;
-  cursor?: string;
+/** The answer's body, or an ApiRequestError with the API's error code. */
+async function answer<T>(pending: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
+  const { data, error, response } = await pending;
+  if (response.ok && data !== undefined) return data;
+  const body = (typeof error === "object" ? error : null) as Partial<ApiErrorBody> | null;
+  throw new ApiRequestError(response.status, body?.code ?? "http_error", body?.error ?? `HTTP ${response.status}`);
 }
+
+export type OfferQuery = UiQuery<QueryOf<"/v1/offers">>;
 
 /** The /v1/fills filters, as the query layer defines them, and a page. */
 export type FillQuery = FillFilters & { limit?: number; cursor?: string };
 
-export const api = {
-  offers: (q: OfferQuery, signal?: AbortSignal) => get<OfferList>("/offers", { ...q }, signal),
-  offer: (pda: string, signal?: AbortSignal) => get<Offer>(`/offers/${pda}`, {}, signal),
-  offerFills: (pda: string, signal?: AbortSignal) => get<OfferFillList>(`/offers/${pda}/fills`, {}, signal),
-  fills: (q: FillQuery, signal?: AbortSignal) => get<FillList>("/fills", { ...q }, signal),
-  makerStats: (maker: string, signal?: AbortSignal) => get<MakerStats>(`/makers/${maker}/stats`, {}, signal),
-  makerOffers: (maker: string, q: { status: OfferStatus; limit?: number; cursor?: string }, signal?: AbortSignal) =>
-    get<OfferList>(`/makers/${maker}/offers`, { ...q }, signal),
-  stats: (signal?: AbortSignal) => get<ProtocolStats>("/stats", {}, signal),
-  markets: (signal?: AbortSignal) => get<{ markets: Market[] }>("/markets", {}, signal),
-  candles: (q: { tokenMint: string; paymentMint: string; resolution: string; limit?: number }, signal?: AbortSignal) =>
-    get<{ candles: Candle[] }>("/candles", { ...q }, signal),
-  trending: (signal?: AbortSignal) => get<Trending>("/trending", {}, signal),
-  tokens: (mints: string[], signal?: AbortSignal) => get<{ tokens: Token[] }>("/tokens", { mints: mints.join(",") }, signal),
-};
+type CandleQuery = UiQuery<QueryOf<"/v1/candles">> & { tokenMint: string; paymentMint: string; resolution: QueryOf<"/v1/candles">["resolution"] };
+
+/** The client of the /v1 API at `baseUrl` (the page's own origin when empty). */
+export function createApi(baseUrl = "") {
+  const client = createClient<paths>({ baseUrl, headers: { accept: "application/json" } });
+  return {
+    offers: (q: OfferQuery, signal?: AbortSignal) => answer(client.GET("/v1/offers", { params: { query: wire(q) }, signal })),
+    offer: (pda: string, signal?: AbortSignal) => answer(client.GET("/v1/offers/{pda}", { params: { path: { pda } }, signal })),
+    offerFills: (pda: string, signal?: AbortSignal) => answer(client.GET("/v1/offers/{pda}/fills", { params: { path: { pda } }, signal })),
+    fills: (q: FillQuery, signal?: AbortSignal) => answer(client.GET("/v1/fills", { params: { query: wire<QueryOf<"/v1/fills">>(q) }, signal })),
+    makerStats: (maker: string, signal?: AbortSignal) => answer(client.GET("/v1/makers/{maker}/stats", { params: { path: { maker } }, signal })),
+    makerOffers: (maker: string, q: UiQuery<QueryOf<"/v1/makers/{maker}/offers">>, signal?: AbortSignal) =>
+      answer(client.GET("/v1/makers/{maker}/offers", { params: { path: { maker }, query: wire(q) }, signal })),
+    stats: (signal?: AbortSignal) => answer(client.GET("/v1/stats", { signal })),
+    markets: (signal?: AbortSignal) => answer(client.GET("/v1/markets", { signal })),
+    candles: (q: CandleQuery, signal?: AbortSignal) => answer(client.GET("/v1/candles", { params: { query: wire(q) }, signal })),
+    trending: (signal?: AbortSignal) => answer(client.GET("/v1/trending", { signal })),
+    tokens: (mints: string[], signal?: AbortSignal) => answer(client.GET("/v1/tokens", { params: { query: { mints: mints.join(",") } }, signal })),
+  };
+}
+
+export const api = createApi();
 
 const MAX_MINTS_PER_CALL = 100;
 

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertOffer, recordFill } from "../../lib/store";
+import { appendChanges, insertOffer, recordFill } from "../../lib/store";
 import { REDIS_URL } from "../tokens/helpers/service";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 import { addressOf, fillFixture, offerFixture } from "../helpers/fixtures";
@@ -71,9 +71,15 @@ describe("ETag and If-None-Match", () => {
   it("answers 200 with the body when the tag no longer matches: a new fill changes the feed's ETag", async () => {
     const before = await server.json("/v1/fills");
     const etag = before.headers.get("etag")!;
-    await recordFill(database.db.$client, fillFixture("etag-fill-2", offer.pda, { slot: 301n }));
+    const fill = fillFixture("etag-fill-2", offer.pda, { slot: 301n });
+    // As the worker writes: the fill and its live-feed event in one transaction.
+    await database.db.$client.begin(async (tx) => {
+      await recordFill(tx, fill);
+      await appendChanges(tx, [{ kind: "fill", signature: fill.signature, ixIndex: fill.ixIndex }]);
+    });
+    // The feed's notification reaches the web process within milliseconds of the commit.
+    await expect.poll(async () => (await server.get("/v1/fills", { headers: { "if-none-match": etag } })).status, { timeout: 3000 }).toBe(200);
     const after = await server.json("/v1/fills", { headers: { "if-none-match": etag } });
-    expect(after.status).toBe(200);
     expect(after.body.fills).toHaveLength(before.body.fills.length + 1);
     expect(after.headers.get("etag")).not.toBe(etag);
   });
@@ -84,6 +90,46 @@ describe("ETag and If-None-Match", () => {
     expect(response.headers.get("etag")).toBeNull();
     expect(response.headers.get("cache-control")).toBe("no-store");
     await response.arrayBuffer();
+  });
+});
+
+describe("revalidation without running the route", () => {
+  const maker = addressOf("maker:memo");
+  const path = `/v1/makers/${maker}/offers`;
+
+  /** The web process's feed listener (started by its first /v1 request) is connected. */
+  const listening = async () =>
+    Number((await database.db.$client`select count(*)::int as n from pg_stat_activity where datname = current_database() and query ilike 'listen%'`)[0]!.n) > 0;
+
+  it("vouches for an unchanged answer from memory until the live feed announces a change", async () => {
+    await server.get("/v1");
+    await expect.poll(listening, { timeout: 10_000 }).toBe(true);
+    await new Promise((r) => setTimeout(r, 200)); // the LISTEN's reply on its way back to the process
+    const first = await server.json(path);
+    const etag = first.headers.get("etag")!;
+    expect(first.body.offers).toEqual([]);
+
+    // A row written without telling the feed (the worker never does this): the
+    // answer made before it is still vouched for, so the route did not run.
+    const unseen = offerFixture("memo-1", { maker });
+    await insertOffer(database.db.$client, unseen);
+    const remembered = await server.get(path, { headers: { "if-none-match": etag } });
+    expect(remembered.status).toBe(304);
+    expect(remembered.headers.get("etag")).toBe(etag);
+    expect(remembered.headers.get("cache-control")).toBe(first.headers.get("cache-control"));
+    expect(remembered.headers.get("ratelimit-limit")).not.toBeNull();
+
+    // Without the tag the route runs, and sees the row.
+    expect((await server.json(path)).body.offers.map((o: { pda: string }) => o.pda)).toEqual([unseen.pda]);
+
+    // Once the feed announces a change, the next revalidation runs the route.
+    const second = offerFixture("memo-2", { maker });
+    await database.db.$client.begin(async (tx) => {
+      await insertOffer(tx, second);
+      await appendChanges(tx, [{ kind: "offer", pda: second.pda }]);
+    });
+    await expect.poll(async () => (await server.get(path, { headers: { "if-none-match": etag } })).status, { timeout: 3000 }).toBe(200);
+    expect((await server.json(path)).body.offers).toHaveLength(2);
   });
 });
 

@@ -84,14 +84,53 @@ describe("the contract check the API suites run on every answer", () => {
 });
 
 describe("/docs", () => {
-  it("renders the reference from /v1/openapi.json with Scalar, on that page only", async () => {
+  /** The src and href of every script and stylesheet the page references. */
+  const referencedAssets = (html: string) => [
+    ...[...html.matchAll(/<script\b[^>]*\bsrc="([^"]*)"/g)].map((m) => m[1]!),
+    ...[...html.matchAll(/<link\b[^>]*\brel="stylesheet"[^>]*\bhref="([^"]*)"/g)].map((m) => m[1]!),
+  ];
+
+  it("references only scripts and styles of its own origin, and names /v1/openapi.json", async () => {
     const docs = await server.get("/docs");
     expect(docs.status).toBe(200);
     expect(docs.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(docs.headers.get("content-security-policy")).toMatch(/script-src 'self';/);
     const html = await docs.text();
     expect(html).toContain("/v1/openapi.json");
-    expect(html).toMatch(/scalar/i);
+    const assets = referencedAssets(html);
+    expect(assets.length).toBeGreaterThanOrEqual(3); // the renderer, its stylesheet, the page's own start-up
+    for (const asset of assets) expect(asset, "a path on this origin").toMatch(/^\/(?!\/)/);
+  });
+
+  it("serves the renderer's script and stylesheet itself, cacheable until its version changes", async () => {
+    const html = await (await server.get("/docs")).text();
+    const scripts = [...html.matchAll(/<script\b[^>]*\bsrc="([^"]*)"/g)].map((m) => m[1]!);
+    expect(scripts.some((s) => s.includes("swagger-ui-bundle.js"))).toBe(true);
+    for (const src of scripts) {
+      const response = await server.get(src);
+      expect(response.status, src).toBe(200);
+      expect(response.headers.get("content-type"), src).toMatch(/^text\/javascript/);
+      expect(response.headers.get("cache-control")).toContain("immutable");
+      const body = await response.text();
+      expect(body.length).toBeGreaterThan(100);
+      expect(() => new Function(body), `${src} parses as JavaScript`).not.toThrow();
+      const again = await server.get(src, { headers: { "if-none-match": response.headers.get("etag")! } });
+      expect(again.status).toBe(304);
+    }
+    const css = html.match(/<link\b[^>]*\brel="stylesheet"[^>]*\bhref="([^"]*)"/)![1]!;
+    const style = await server.get(css);
+    expect(style.status).toBe(200);
+    expect(style.headers.get("content-type")).toMatch(/^text\/css/);
+  });
+
+  it("serves no other file from its asset folder", async () => {
+    for (const name of ["package.json", "index.js", "..%2Fpackage.json", "swagger-initializer.js"]) {
+      expect((await server.get(`/docs/assets/${name}`)).status, name).toBe(404);
+    }
+  });
+
+  it("keeps the renderer off the explorer's pages", async () => {
     const home = await (await server.get("/")).text();
-    expect(home).not.toMatch(/scalar/i);
+    expect(home).not.toMatch(/swagger/i);
   });
 });

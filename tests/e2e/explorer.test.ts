@@ -361,5 +361,5 @@ describe("the explorer in Chromium", { timeout: 90_000 }, () => {
       ["/trending", "trending"],
     ];
     await shootAllLooks(pages);
-  });
+  }, 150_000); // 36 cold page loads
 });

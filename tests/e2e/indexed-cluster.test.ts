@@ -119,6 +119,10 @@ describe("the explorer on indexed local-cluster data", { timeout: 90_000 }, () =
     page.on("request", (r) => void (r.url().endsWith("/token-placeholder.svg") && placeholderLoads++));
     await page.goto(`${server.baseUrl}/trending`, { waitUntil: "networkidle" });
     await page.waitForTimeout(1_000);
+    // Under load an image may still be decoding; the assertions below say what it ends as.
+    await page
+      .waitForFunction(() => [...document.querySelectorAll<HTMLImageElement>("[data-mint] img")].every((i) => i.complete && i.naturalWidth > 0), null, { timeout: 10_000 })
+      .catch(() => {});
 
     const images = await page.locator("[data-mint] img").evaluateAll((imgs) =>
       (imgs as HTMLImageElement[]).map((i) => ({ src: i.getAttribute("src"), loaded: i.complete && i.naturalWidth > 0 })),

@@ -38,9 +38,17 @@ export async function waitFor(check: () => Promise<boolean>, timeoutMs: number, 
   throw new Error(`timed out after ${timeoutMs} ms: ${describe()}`);
 }
 
+/**
+ * For clients that poll while PostgreSQL restarts: postgres.js fetches the
+ * array types on connect without awaiting that query, so a connection reset
+ * in that moment is an unhandled rejection (which fails the whole vitest run)
+ * rather than an error of the query that asked. These clients send no arrays.
+ */
+export const pollingClient = { fetch_types: false } as const;
+
 /** How many of the program's transactions the worker has applied. */
 export async function scannedCount(url: string): Promise<number> {
-  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  const sql = postgres(url, { max: 1, onnotice: () => {}, ...pollingClient });
   try {
     const [row] = await sql`select count(*)::int as n from scanned_transactions`;
     return row!.n;

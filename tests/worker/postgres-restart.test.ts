@@ -7,7 +7,7 @@ import { migrateDatabase } from "../../lib/db/migrate";
 import { createDatabaseIfMissing } from "../../lib/db/resolve";
 import { startLocalCluster, type LocalCluster } from "../../local/cluster";
 import { startWebServer } from "../helpers/server";
-import { scannedCount, startWorker, waitFor, type WorkerProcess } from "../helpers/worker";
+import { pollingClient, scannedCount, startWorker, waitFor, type WorkerProcess } from "../helpers/worker";
 import { expectIndexMatchesLedger } from "./expected-index";
 
 // The worker rides through PostgreSQL restarts during the live tail: it stays
@@ -121,7 +121,7 @@ describe("the worker across PostgreSQL restarts", () => {
     let sampling = true;
     const sampler = (async () => {
       while (sampling) {
-        const sql = postgres(pg.adminUrl.replace(/\/postgres$/, "/offer_book_restart"), { max: 1, connect_timeout: 1, onnotice: () => {} });
+        const sql = postgres(pg.adminUrl.replace(/\/postgres$/, "/offer_book_restart"), { max: 1, connect_timeout: 1, onnotice: () => {}, ...pollingClient });
         try {
           // Holders of the scanner's lock itself (the key worker/leader-lock.ts takes), not of the
           // transaction-level locks a leader takes as it writes (the feed's ids, fill_slot_bounds).
@@ -139,6 +139,9 @@ describe("the worker across PostgreSQL restarts", () => {
     const before = await scannedCount(url);
     await restartPostgres();
     await advancesPast(before, [a!, b!]);
+    // A few samples of the leader after the restart, however fast it came back.
+    const afterRestart = holders.length;
+    await waitFor(async () => holders.slice(afterRestart).some((n) => n > 0), 10_000, () => `holders sampled ${holders.join(",")}`);
     sampling = false;
     await sampler;
     expect(Math.max(...holders)).toBe(1);

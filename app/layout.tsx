@@ -3,7 +3,10 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { Providers } from "@/components/data/providers";
 import { SiteHeader } from "@/components/layout/site-header";
+import { clusterGenesisHash } from "@/lib/cluster-genesis";
 import { env } from "@/lib/env";
+import { clusterKind } from "@/lib/ui/cluster";
+import type { ExplorerConfig } from "@/lib/ui/explorer";
 import { THEME_SCRIPT } from "@/lib/ui/theme";
 import "./globals.css";
 
@@ -19,9 +22,17 @@ export const viewport: Viewport = {
   ],
 };
 
-export default function RootLayout({ children }: { children: ReactNode }) {
+export default async function RootLayout({ children }: { children: ReactNode }) {
   const config = env();
-  const explorer = { rpcUrl: config.SOLANA_RPC_URL ?? null, localCluster: config.LOCAL_DEMO_CLUSTER };
+  const genesisHash = await clusterGenesisHash();
+  const explorer: ExplorerConfig = {
+    rpcUrl: config.PUBLIC_SOLANA_RPC_URL ?? config.SOLANA_RPC_URL ?? null,
+    localCluster: config.LOCAL_DEMO_CLUSTER,
+    cluster: clusterKind(genesisHash, config.LOCAL_DEMO_CLUSTER),
+    genesisHash,
+    programId: config.PROGRAM_ID ?? null,
+    treasury: config.TREASURY_ADDRESS ?? null,
+  };
   return (
     <html lang="en" suppressHydrationWarning>
       <head>
@@ -32,7 +43,7 @@ export default function RootLayout({ children }: { children: ReactNode }) {
           <a href="#main" className="sr-only focus:not-sr-only focus:absolute focus:left-2 focus:top-2 focus:z-50 focus:rounded focus:bg-panel focus:px-3 focus:py-2">
             Skip to content
           </a>
-          <SiteHeader localCluster={explorer.localCluster} />
+          <SiteHeader cluster={explorer.cluster} />
           <main id="main" className="mx-auto max-w-7xl px-4 py-6">
             {children}
           </main>

@@ -17,6 +17,8 @@ export const serverEnvSchema = z.object({
   DATABASE_URL: optionalUrl,
   DATABASE_POOL_SIZE: positiveInt(10),
   SOLANA_RPC_URL: optionalUrl,
+  /** The RPC URL browsers use (balances, simulation, sending); default SOLANA_RPC_URL. Set it when SOLANA_RPC_URL carries a key browsers must not see. */
+  PUBLIC_SOLANA_RPC_URL: optionalUrl,
   /** The RPC's PubSub WebSocket (ws:// or wss://); unset: derived from SOLANA_RPC_URL as @solana/web3.js does (lib/solana-ws-url.ts). */
   SOLANA_WS_URL: z.url({ protocol: /^wss?$/, error: "must be a ws:// or wss:// URL" }).optional(),
   SOLANA_COMMITMENT: z.enum(["confirmed", "finalized"]).default("confirmed"),

@@ -4,7 +4,7 @@ import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useMemo } from "react";
 import { spread } from "@/lib/ui/price";
-import type { FillList, OfferList } from "@/lib/ui/types";
+import type { FillList, Offer, OfferList } from "@/lib/ui/types";
 import { useBookSide, useCandles, useFills } from "../data/queries";
 import { useLiveFeed } from "../live/live-provider";
 import { useToken } from "../data/tokens";
@@ -13,6 +13,7 @@ import { Address } from "../ui/address";
 import { Panel } from "../ui/panel";
 import { EmptyState, Skeleton, StaleNote } from "../ui/states";
 import { OfferPrice, TokenIcon, TokenSymbol } from "../ui/token";
+import { NewOfferButton, TakeButton } from "../trade/trade-entry";
 import { DepthTable } from "./depth-table";
 import { chartPoints } from "./price-chart";
 
@@ -21,6 +22,8 @@ const PriceChart = dynamic(() => import("./price-chart").then((m) => m.PriceChar
   ssr: false,
   loading: () => <Skeleton className="h-64 w-full" />,
 });
+
+const takeAction = (offer: Offer) => <TakeButton offer={offer} />;
 
 export interface BookInitial {
   asks: OfferList;
@@ -85,9 +88,12 @@ export function BookView({ tokenMint, paymentMint, initial, feedAfter }: { token
             <Address value={tokenMint} />
           </p>
         </div>
-        <Link href={`/fills?tokenMint=${tokenMint}&paymentMint=${paymentMint}`} className="ml-auto rounded-lg border border-line px-3 py-1.5 text-sm hover:bg-raised">
-          All fills of this pair
-        </Link>
+        <div className="ml-auto flex items-center gap-2">
+          <NewOfferButton tokenMint={tokenMint} paymentMint={paymentMint} />
+          <Link href={`/fills?tokenMint=${tokenMint}&paymentMint=${paymentMint}`} className="rounded-lg border border-line px-3 py-1.5 text-sm hover:bg-raised">
+            All fills of this pair
+          </Link>
+        </div>
       </div>
       {(token?.decimals == null || payment?.decimals == null) && (
         <p className="rounded-lg border border-warn/40 bg-warn/10 px-3 py-2 text-sm text-warn" role="note">
@@ -101,10 +107,10 @@ export function BookView({ tokenMint, paymentMint, initial, feedAfter }: { token
       </Panel>
       <div className="grid gap-6 lg:grid-cols-2">
         <Panel title={<>Asks <span className="font-normal text-muted">· sell offers, lowest first · {askData.offers.length}</span></>}>
-          <DepthTable side="sell" offers={askData.offers} />
+          <DepthTable side="sell" offers={askData.offers} rowAction={takeAction} />
         </Panel>
         <Panel title={<>Bids <span className="font-normal text-muted">· buy offers, highest first · {bidData.offers.length}</span></>}>
-          <DepthTable side="buy" offers={bidData.offers} />
+          <DepthTable side="buy" offers={bidData.offers} rowAction={takeAction} />
         </Panel>
       </div>
       <Panel title="Recent fills">

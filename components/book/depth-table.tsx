@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
+import type { ReactNode } from "react";
 import { depthPercent } from "@/lib/ui/price";
 import type { Offer } from "@/lib/ui/types";
 import { EmptyState } from "../ui/states";
@@ -19,7 +20,7 @@ function cumulativeDepths(offers: Offer[]): bigint[] {
  * One side of the book, best price first, each row's bar the cumulative
  * remaining size up to it as a share of the side's total.
  */
-export function DepthTable({ side, offers }: { side: "sell" | "buy"; offers: Offer[] }) {
+export function DepthTable({ side, offers, rowAction }: { side: "sell" | "buy"; offers: Offer[]; rowAction?: (offer: Offer) => ReactNode }) {
   const router = useRouter();
   const colour = side === "sell" ? "text-ask" : "text-bid";
   const bar = `color-mix(in oklab, var(${side === "sell" ? "--ask" : "--bid"}) 14%, transparent)`;
@@ -35,6 +36,7 @@ export function DepthTable({ side, offers }: { side: "sell" | "buy"; offers: Off
             <th className={thRight}>Remaining</th>
             <th className={`${thRight} hidden sm:table-cell`}>Size</th>
             <th className={thRight}>Depth</th>
+            {rowAction && <th className={thRight}><span className="sr-only">Action</span></th>}
           </tr>
         </thead>
         <tbody>
@@ -65,6 +67,7 @@ export function DepthTable({ side, offers }: { side: "sell" | "buy"; offers: Off
                 <td className={`${tdRight} py-1.5 text-muted`} data-col="depth" data-depth={width}>
                   <TokenAmount raw={cumulative.toString()} mint={o.tokenMint} />
                 </td>
+                {rowAction && <td className={`${tdRight} py-1`}>{rowAction(o)}</td>}
               </tr>
             );
           })}

@@ -1,10 +1,10 @@
 "use client";
 
 import { createContext, useContext, type ReactNode } from "react";
-import type { ExplorerConfig } from "@/lib/ui/explorer";
+import { DEFAULT_EXPLORER_CONFIG, type ExplorerConfig } from "@/lib/ui/explorer";
 
 // What the server knows about this deployment (the cluster), handed to the client once.
-const AppConfigContext = createContext<ExplorerConfig>({ rpcUrl: null, localCluster: false });
+const AppConfigContext = createContext<ExplorerConfig>(DEFAULT_EXPLORER_CONFIG);
 
 export function AppConfigProvider({ config, children }: { config: ExplorerConfig; children: ReactNode }) {
   return <AppConfigContext.Provider value={config}>{children}</AppConfigContext.Provider>;

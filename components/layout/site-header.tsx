@@ -1,11 +1,35 @@
 import Link from "next/link";
+import { CLUSTER_LABELS, type ClusterKind } from "@/lib/ui/cluster";
 import { LiveIndicator } from "../live/live-indicator";
 import { WalletButton } from "../wallet/wallet-button";
 import { NavLinks } from "./nav-links";
 import { SearchBox } from "./search-box";
 import { ThemeToggle } from "./theme-toggle";
 
-export function SiteHeader({ localCluster }: { localCluster: boolean }) {
+const LABEL_STYLE: Record<ClusterKind, string> = {
+  mainnet: "bg-bid/15 text-bid",
+  devnet: "bg-accent/15 text-accent",
+  testnet: "bg-accent/15 text-accent",
+  local: "bg-warn/20 text-warn",
+  custom: "bg-raised text-muted",
+};
+
+/** The cluster this explorer follows (by genesis hash), beside the name: a trader always sees which chain they act on. */
+function ClusterLabel({ cluster }: { cluster: ClusterKind }) {
+  return (
+    <span
+      className={`rounded px-1.5 py-0.5 text-[10px] font-semibold uppercase ${LABEL_STYLE[cluster]}`}
+      data-testid="cluster-label"
+      data-cluster={cluster}
+      title={`Solana cluster: ${CLUSTER_LABELS[cluster]}`}
+    >
+      {CLUSTER_LABELS[cluster]}
+    </span>
+  );
+}
+
+export function SiteHeader({ cluster }: { cluster: ClusterKind }) {
+  const localCluster = cluster === "local";
   return (
     <header className="sticky top-0 z-20 border-b border-line bg-surface/85 backdrop-blur">
       {localCluster && (
@@ -21,7 +45,7 @@ export function SiteHeader({ localCluster }: { localCluster: boolean }) {
             <rect x="3" y="16" width="18" height="3" rx="1" opacity=".45" />
           </svg>
           <span>Offer Book</span>
-          {localCluster && <span className="rounded bg-warn/20 px-1.5 py-0.5 text-[10px] font-semibold uppercase text-warn">local</span>}
+          <ClusterLabel cluster={cluster} />
         </Link>
         <NavLinks />
         <SearchBox className="order-4 w-full md:order-3 md:ml-auto md:w-80" />

@@ -9,6 +9,7 @@ import { FillsTable } from "../fills/fills-table";
 import { Address } from "../ui/address";
 import { SideBadge, StatusBadge } from "../ui/badges";
 import { Panel, td, tdRight, th, thRight } from "../ui/panel";
+import { MakerBulkSlot, NewOfferButton, OfferActionsSlot } from "../trade/trade-entry";
 import { EmptyState, StaleNote } from "../ui/states";
 import { Countdown, TimeAgo } from "../ui/time";
 import { OfferPrice, TokenAmount, TokenLabel, TokenSymbol } from "../ui/token";
@@ -59,6 +60,9 @@ function OffersTable({ list }: { list: OfferList }) {
             <th className={th}>Status</th>
             <th className={th}>Created</th>
             <th className={th}>Expires</th>
+            <th className={th}>
+              <span className="sr-only">Actions</span>
+            </th>
           </tr>
         </thead>
         <tbody className="divide-y divide-line">
@@ -94,6 +98,9 @@ function OffersTable({ list }: { list: OfferList }) {
                 <TimeAgo iso={o.createdAt} />
               </td>
               <td className={`${td} text-muted`}>{o.status === "open" ? <Countdown iso={o.expiresAt} /> : "—"}</td>
+              <td className={td}>
+                <OfferActionsSlot offer={o} />
+              </td>
             </tr>
           ))}
         </tbody>
@@ -130,6 +137,10 @@ export function MakerView({ maker, status, cursor, initial, feedAfter }: { maker
             fills taken by this wallet
           </Link>
         </p>
+        <div className="mt-3 flex flex-wrap items-center gap-2">
+          <MakerBulkSlot maker={maker} />
+          <NewOfferButton />
+        </div>
       </div>
       <StaleNote error={error} />
       <dl className="grid grid-cols-2 gap-3 sm:grid-cols-5">

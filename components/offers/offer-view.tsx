@@ -15,6 +15,7 @@ import { Panel } from "../ui/panel";
 import { StaleNote } from "../ui/states";
 import { Countdown, TimeAgo } from "../ui/time";
 import { OfferPrice, TokenAmount, TokenLabel, TokenSymbol } from "../ui/token";
+import { OfferActionsSlot, TakeButton } from "../trade/trade-entry";
 
 function Field({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
   return (
@@ -136,9 +137,17 @@ export function OfferView({ initial, initialFills, feedAfter }: { initial: Offer
             </Field>
           </dl>
         </Panel>
-        <Panel title="Progress">
-          <FillProgress offer={offer} />
-        </Panel>
+        <div className="space-y-6">
+          <Panel title="Progress">
+            <FillProgress offer={offer} />
+          </Panel>
+          <Panel title="Trade">
+            <div className="flex flex-wrap items-center gap-2 px-4 py-4" data-testid="offer-trade">
+              <TakeButton offer={offer} className="rounded-lg bg-accent px-4 py-1.5 text-sm font-medium text-white" />
+              <OfferActionsSlot offer={offer} prompt />
+            </div>
+          </Panel>
+        </div>
       </div>
       <Panel title={`Fill history · ${fills.length}`}>
         <FillsTable fills={fills} columns={{ pair: false, maker: false }} emptyTitle="Not filled yet" />

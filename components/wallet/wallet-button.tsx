@@ -2,6 +2,7 @@
 
 import dynamic from "next/dynamic";
 import { useEffect, useState } from "react";
+import { onWalletConnectRequest } from "@/lib/ui/wallet-session";
 
 // The wallet adapter (and web3.js under it) is large; it loads when the user
 // asks to connect, or after the page is idle when a wallet was connected
@@ -28,7 +29,16 @@ function ConnectButton({ busy = false, onClick }: { busy?: boolean; onClick: () 
 }
 
 export function WalletButton() {
-  const [mode, setMode] = useState<"idle" | "restore" | "open">("idle");
+  const [mode, setMode] = useState<"idle" | "restore" | "loaded">("idle");
+  // Each request to open the menu counts one up; the panel opens its menu on every new one, loaded or not.
+  const [openRequests, setOpenRequests] = useState(0);
+  const requestOpen = () => {
+    setMode("loaded");
+    setOpenRequests((n) => n + 1);
+  };
+
+  // A trading control without a wallet asks for one: load the panel (if it is not yet) and open its menu.
+  useEffect(() => onWalletConnectRequest(requestOpen), []);
 
   useEffect(() => {
     let remembered = false;
@@ -49,6 +59,6 @@ export function WalletButton() {
     return () => window.clearTimeout(id);
   }, []);
 
-  if (mode === "idle") return <ConnectButton onClick={() => setMode("open")} />;
-  return <WalletPanel storageKey={WALLET_KEY} initiallyOpen={mode === "open"} />;
+  if (mode === "idle") return <ConnectButton onClick={requestOpen} />;
+  return <WalletPanel storageKey={WALLET_KEY} openRequests={openRequests} />;
 }

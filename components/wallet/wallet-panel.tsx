@@ -3,28 +3,70 @@
 import { WalletReadyState, type WalletError, type WalletName } from "@solana/wallet-adapter-base";
 import { useWallet, WalletProvider } from "@solana/wallet-adapter-react";
 import Link from "next/link";
-import { useEffect, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { demoWalletOffered } from "@/lib/ui/cluster";
+import type { DemoCluster } from "@/lib/ui/demo-wallet";
+import { DEMO_WALLET_NAME, hasDemoKey } from "@/lib/ui/demo-wallet/stored-key";
 import { shortAddress } from "@/lib/ui/format";
+import { publishWalletSession } from "@/lib/ui/wallet-session";
+import { useAppConfig } from "../data/app-config";
+import { CreateDemoWallet, restoreStoredDemoWallet } from "./demo-wallet-item";
 import { AlertsToggle, OfferNotices } from "./offer-notices";
+import { SolBalance } from "./wallet-balance";
 
 /**
  * The wallet session. No per-wallet adapters: Wallet Standard wallets
  * (Phantom, Solflare, Backpack, …) register themselves and are listed here.
  */
-export default function WalletPanel({ storageKey, initiallyOpen }: { storageKey: string; initiallyOpen: boolean }) {
+export default function WalletPanel({ storageKey, openRequests }: { storageKey: string; openRequests: number }) {
   const [error, setError] = useState<string | null>(null);
+  const config = useAppConfig();
+  // The demo wallet: the local demo cluster only, known by its genesis hash.
+  const demo = useMemo<DemoCluster | null>(
+    () => (config.rpcUrl && config.genesisHash && demoWalletOffered({ kind: config.cluster, genesisHash: config.genesisHash }) ? { rpcUrl: config.rpcUrl, genesisHash: config.genesisHash } : null),
+    [config.rpcUrl, config.genesisHash, config.cluster],
+  );
+  useEffect(() => {
+    if (demo && hasDemoKey(demo.genesisHash)) void restoreStoredDemoWallet(demo);
+  }, [demo]);
   return (
     <WalletProvider wallets={[]} autoConnect localStorageKey={storageKey} onError={(e: WalletError) => setError(e.message || e.name)}>
-      <WalletMenu initiallyOpen={initiallyOpen} error={error} clearError={() => setError(null)} />
+      <WalletMenu openRequests={openRequests} demo={demo} rpcUrl={config.rpcUrl} error={error} setError={setError} />
     </WalletProvider>
   );
 }
 
-function WalletMenu({ initiallyOpen, error, clearError }: { initiallyOpen: boolean; error: string | null; clearError: () => void }) {
-  const { wallets, wallet, select, publicKey, connected, connecting, disconnect } = useWallet();
-  const [open, setOpen] = useState(initiallyOpen);
+interface WalletMenuProps {
+  /** Counts "open the menu" requests (the Connect button, trading controls); each new one opens it. */
+  openRequests: number;
+  demo: DemoCluster | null;
+  rpcUrl: string | null;
+  error: string | null;
+  setError: (error: string | null) => void;
+}
+
+function WalletMenu({ openRequests, demo, rpcUrl, error, setError }: WalletMenuProps) {
+  const { wallets, wallet, select, publicKey, connected, connecting, disconnect, sendTransaction } = useWallet();
+  const [open, setOpen] = useState(openRequests > 0);
   const root = useRef<HTMLDivElement>(null);
   const address = publicKey?.toBase58();
+  const demoStored = wallets.some((w) => w.adapter.name === DEMO_WALLET_NAME);
+
+  // A new request to open (state adjusted while rendering, as React advises over an effect).
+  const [seenRequests, setSeenRequests] = useState(openRequests);
+  if (openRequests !== seenRequests) {
+    setSeenRequests(openRequests);
+    setOpen(true);
+  }
+
+  useEffect(() => {
+    if (connected && address && wallet) {
+      publishWalletSession({ status: "connected", wallet: { address, walletName: wallet.adapter.name, sendTransaction } });
+    } else {
+      publishWalletSession({ status: connecting ? "connecting" : "disconnected" });
+    }
+  }, [connected, connecting, address, wallet, sendTransaction]);
+  useEffect(() => () => publishWalletSession({ status: "unloaded" }), []);
 
   useEffect(() => {
     if (!open) return;
@@ -39,6 +81,7 @@ function WalletMenu({ initiallyOpen, error, clearError }: { initiallyOpen: boole
     };
   }, [open]);
 
+  const clearError = () => setError(null);
   const detected = wallets.filter((w) => w.readyState === WalletReadyState.Installed || w.readyState === WalletReadyState.Loadable);
 
   return (
@@ -85,6 +128,7 @@ function WalletMenu({ initiallyOpen, error, clearError }: { initiallyOpen: boole
         <div role="menu" className="absolute right-0 top-11 z-30 w-64 rounded-xl border border-line bg-panel p-2 shadow-xl">
           {connected && address ? (
             <>
+              {rpcUrl && <SolBalance rpcUrl={rpcUrl} address={address} />}
               <Link role="menuitem" href={`/makers/${address}`} onClick={() => setOpen(false)} className="block rounded-lg px-3 py-2 text-sm hover:bg-raised">
                 My offers
               </Link>
@@ -108,13 +152,24 @@ function WalletMenu({ initiallyOpen, error, clearError }: { initiallyOpen: boole
                 Disconnect
               </button>
             </>
-          ) : detected.length === 0 ? (
+          ) : detected.length === 0 && !demo ? (
             <p className="px-3 py-2 text-sm text-muted">
               No Solana wallet found in this browser. Install one that supports the Wallet Standard (Phantom, Solflare, Backpack) and reload.
             </p>
           ) : (
             <>
-              <p className="px-3 pb-1 pt-1 text-xs font-medium uppercase tracking-wide text-muted">Choose a wallet</p>
+              {demo && !demoStored && (
+                <CreateDemoWallet
+                  cluster={demo}
+                  separated={detected.length > 0}
+                  onCreated={(problems) => {
+                    setError(problems.length > 0 ? `Some demo tokens were not funded: ${problems.join("; ")}` : null);
+                    setOpen(false);
+                    select(DEMO_WALLET_NAME as WalletName);
+                  }}
+                />
+              )}
+              {detected.length > 0 && <p className="px-3 pb-1 pt-1 text-xs font-medium uppercase tracking-wide text-muted">Choose a wallet</p>}
               {detected.map((w) => (
                 <button
                   key={w.adapter.name}

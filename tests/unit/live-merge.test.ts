@@ -104,7 +104,7 @@ describe("fills", () => {
 
 describe("the book", () => {
   const side = { tokenMint: TOKEN, paymentMint: USDC, side: "sell" as const };
-  const asks = (...offers: Offer[]): OfferList => ({ offers, limit: 200, offset: 0 });
+  const asks = (...offers: Offer[]): OfferList => ({ offers, limit: 200, offset: 0, nextCursor: null });
 
   it("an ask goes in price order with exact scaled prices (0.85 = 85/10^2 < 0.851 = 851/10^3)", () => {
     const book = asks(offer("a", "85", 2), offer("c", "9", 1));

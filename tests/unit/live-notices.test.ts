@@ -87,7 +87,7 @@ describe("the stream's events in the query cache", () => {
     client.setQueryData(["fills", { limit: 50 }], filled);
     client.setQueryData(["fills", { tokenMint: addressOf("elsewhere"), limit: 50 }], filled);
     client.setQueryData(["fills", { limit: 50, cursor: "older" }], filled);
-    client.setQueryData(["book", TOKEN, USDC, "sell"], { offers: [offer()], limit: 200, offset: 0 } satisfies OfferList);
+    client.setQueryData(["book", TOKEN, USDC, "sell"], { offers: [offer()], limit: 200, offset: 0, nextCursor: null } satisfies OfferList);
     client.setQueryData(["offer", offer().pda], offer());
     client.setQueryData(["maker-offers", MAKER, "open", null], { offers: [offer()], limit: 50, offset: 0, nextCursor: null } satisfies OfferList);
     client.setQueryData(["maker-offers", MAKER, "filled", null], { offers: [], limit: 50, offset: 0, nextCursor: null } satisfies OfferList);

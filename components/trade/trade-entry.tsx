@@ -1,0 +1,119 @@
+"use client";
+
+import dynamic from "next/dynamic";
+import { type ReactNode, useEffect, useState } from "react";
+import type { Offer } from "@/lib/ui/types";
+import { type ConnectedWallet, requestWalletConnect } from "@/lib/ui/wallet-session";
+import { useWalletSession } from "../wallet/use-wallet-session";
+
+// The only trading code in a page's first load: buttons that ask for a wallet
+// and open the forms. Forms, web3.js and the program's builders load (as their
+// own chunks) when a connected wallet acts.
+
+const loading = () => <p className="text-sm text-muted" data-testid="trade-loading">Loading…</p>;
+const TakeForm = dynamic(() => import("./take-form").then((m) => m.TakeForm), { ssr: false, loading });
+const CreateForm = dynamic(() => import("./create-form").then((m) => m.CreateForm), { ssr: false, loading });
+const OfferActionButtons = dynamic(() => import("./offer-action-buttons").then((m) => m.OfferActionButtons), { ssr: false });
+const MakerBulkActions = dynamic(() => import("./maker-bulk-actions").then((m) => m.MakerBulkActions), { ssr: false });
+
+function useConnectedWallet(): ConnectedWallet | null {
+  const session = useWalletSession();
+  return session.status === "connected" ? session.wallet : null;
+}
+
+/**
+ * Opens something that needs a wallet: at once when one is connected, else
+ * after asking the header to connect one (it opens once the wallet connects).
+ */
+function useWalletGate(): { wallet: ConnectedWallet | null; open: boolean; request: () => void; close: () => void } {
+  const wallet = useConnectedWallet();
+  const [wanted, setWanted] = useState(false);
+  useEffect(() => {
+    if (!wallet && wanted) requestWalletConnect();
+  }, [wallet, wanted]);
+  return { wallet, open: wanted && wallet !== null, request: () => setWanted(true), close: () => setWanted(false) };
+}
+
+export function TradeDialog({ title, onClose, children }: { title: ReactNode; onClose: () => void; children: ReactNode }) {
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => e.key === "Escape" && onClose();
+    window.addEventListener("keydown", onKey);
+    return () => window.removeEventListener("keydown", onKey);
+  }, [onClose]);
+  return (
+    // Clicks stay in the dialog: it may sit inside a clickable book row.
+    <div
+      className="fixed inset-0 z-40 flex cursor-default items-start justify-center overflow-y-auto bg-black/40 px-4 py-16 text-left"
+      onClick={(e) => {
+        e.stopPropagation();
+        if (e.target === e.currentTarget) onClose();
+      }}
+    >
+      <div role="dialog" aria-modal="true" aria-label={typeof title === "string" ? title : undefined} className="w-full max-w-lg rounded-xl border border-line bg-panel p-5 shadow-xl" data-testid="trade-dialog">
+        <div className="mb-4 flex items-center justify-between gap-3">
+          <h2 className="text-base font-semibold">{title}</h2>
+          <button type="button" className="rounded px-2 text-lg text-muted hover:text-fg" aria-label="Close" onClick={onClose} data-testid="trade-dialog-close">
+            ×
+          </button>
+        </div>
+        {children}
+      </div>
+    </div>
+  );
+}
+
+const smallButton = "rounded-md border border-line px-2 py-0.5 text-xs font-medium hover:bg-raised";
+
+/** "Take" on a book line or an offer page. */
+export function TakeButton({ offer, className = smallButton }: { offer: Offer; className?: string }) {
+  const gate = useWalletGate();
+  // An open dialog stays when the offer fills under it (its own take, indexed before the wallet's confirmation arrives).
+  if (offer.status !== "open" && !gate.open) return null;
+  return (
+    <>
+      <button type="button" className={className} onClick={gate.request} data-testid="take-button" data-take-offer={offer.pda}>
+        Take
+      </button>
+      {gate.open && gate.wallet && (
+        <TradeDialog title={offer.side === "sell" ? "Buy from this offer" : "Sell into this offer"} onClose={gate.close}>
+          <TakeForm offer={offer} wallet={gate.wallet} onClose={gate.close} />
+        </TradeDialog>
+      )}
+    </>
+  );
+}
+
+/** The "new offer" entry: on a book the pair is preset, elsewhere the token is typed. */
+export function NewOfferButton({ tokenMint, paymentMint }: { tokenMint?: string; paymentMint?: string }) {
+  const gate = useWalletGate();
+  return (
+    <>
+      <button type="button" className="rounded-lg bg-accent px-3 py-1.5 text-sm font-medium text-white" onClick={gate.request} data-testid="new-offer-button">
+        New offer
+      </button>
+      {gate.open && gate.wallet && (
+        <TradeDialog title="New offer" onClose={gate.close}>
+          <CreateForm tokenMint={tokenMint} paymentMint={paymentMint} wallet={gate.wallet} onClose={gate.close} />
+        </TradeDialog>
+      )}
+    </>
+  );
+}
+
+/** Cancel / close / expire for the connected wallet, where the program would accept them; a connect prompt otherwise when `prompt`. */
+export function OfferActionsSlot({ offer, prompt = false }: { offer: Offer; prompt?: boolean }) {
+  const wallet = useConnectedWallet();
+  if (wallet) return <OfferActionButtons offer={offer} wallet={wallet} />;
+  if (!prompt) return null;
+  return (
+    <button type="button" className="text-xs text-accent hover:underline" onClick={requestWalletConnect} data-testid="wallet-connect-prompt">
+      Connect a wallet to cancel, close or expire
+    </button>
+  );
+}
+
+/** On the maker's own page (the connected wallet is the maker): cancel all open, close all filled. */
+export function MakerBulkSlot({ maker }: { maker: string }) {
+  const wallet = useConnectedWallet();
+  return wallet && wallet.address === maker ? <MakerBulkActions wallet={wallet} /> : null;
+}

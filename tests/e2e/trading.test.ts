@@ -1,0 +1,268 @@
+import { type Connection, Keypair, PublicKey } from "@solana/web3.js";
+import bs58 from "bs58";
+import type { Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EXPIRY_BOUNTY_LAMPORTS, PAYMENT_MINTS } from "../../lib/program/constants";
+import { shortAddress } from "../../lib/ui/format";
+import type { Offer } from "../../lib/ui/types";
+import { LOCAL_TOKEN_MINTS } from "../../local/cluster";
+import { waitFor } from "../helpers/worker";
+import { DESKTOP, isolate, watchConsole } from "./browser";
+import { startIndexedStack, type IndexedStack } from "./indexed-stack";
+import { advancePast, chainNow, connectionTo, createOfferFromNode, fund, lamports, tokenBalance } from "./trade-chain";
+import { injectTestWallet, TEST_WALLET_NAME, type TestWallet } from "./wallet";
+
+// Trading from the explorer in Debian's Chromium against the indexed local
+// cluster, with both wallet paths: the demo wallet (made in the browser) is
+// the maker, the injected Wallet Standard test wallet (signing in Node) the
+// taker. Every outcome is read back through /v1 and from the cluster's
+// balances, never from the page alone.
+
+const USDC = PAYMENT_MINTS.find((m) => m.symbol === "USDC" && m.network === "mainnet")!.address;
+const UNIT = 10n ** 6n;
+
+let stack: IndexedStack;
+let connection: Connection;
+let token: { address: string; decimals: number };
+let demo: { page: Page; address: string };
+let taker: { page: Page; wallet: TestWallet };
+let errors: string[];
+
+async function offerOf(pda: string): Promise<Offer | null> {
+  const response = await stack.server.get(`/v1/offers/${pda}`);
+  return response.status === 200 ? ((await response.json()) as Offer) : null;
+}
+
+/** Waits until /v1 shows the offer as `check` wants, and returns it. */
+async function indexedOffer(pda: string, check: (o: Offer) => boolean): Promise<Offer> {
+  let last: Offer | null = null;
+  await waitFor(
+    async () => {
+      last = await offerOf(pda);
+      return last !== null && check(last);
+    },
+    60_000,
+    () => `/v1/offers/${pda} did not show the change: ${JSON.stringify(last)}`,
+  );
+  return last!;
+}
+
+/** Confirms the action shown in `scope`, waits for the cluster and then the indexer; returns the signature. */
+async function confirmAction(scope: Locator | Page): Promise<string> {
+  await scope.getByTestId("confirm-button").click();
+  const result = scope.getByTestId("tx-result");
+  await result.waitFor({ timeout: 30_000 });
+  const status = await result.getAttribute("data-status");
+  if (status !== "confirmed") throw new Error(`the action ${status}: ${await result.textContent()}`);
+  const signature = (await scope.getByTestId("tx-link").first().getAttribute("data-signature"))!;
+  await scope.getByTestId("tx-indexed").waitFor({ timeout: 60_000 });
+  return signature;
+}
+
+async function feeOf(signature: string): Promise<bigint> {
+  const tx = await connection.getTransaction(signature, { commitment: "confirmed", maxSupportedTransactionVersion: 0 });
+  return BigInt(tx!.meta!.fee);
+}
+
+async function openOffer(page: Page, pda: string): Promise<void> {
+  await page.goto(`${stack.server.baseUrl}/offers/${pda}`, { waitUntil: "networkidle" });
+}
+
+beforeAll(async () => {
+  stack = await startIndexedStack("e2e-trading", 200);
+  connection = connectionTo(stack.cluster);
+  // A book paid in USDC whose token is a classic SPL mint (the demo wallet is funded with every token on the book).
+  const markets = (await stack.server.json("/v1/markets")).body.markets as { tokenMint: string; paymentMint: string }[];
+  const mint = LOCAL_TOKEN_MINTS.find((m) => m.tokenProgram === "spl-token" && m.decimals === 6 && markets.some((k) => k.tokenMint === m.address && k.paymentMint === USDC));
+  if (!mint) throw new Error("no USDC book of a 6-decimal SPL token in the ledger");
+  token = mint;
+
+  const demoContext = await stack.browser.newContext({ viewport: DESKTOP });
+  await isolate(demoContext, stack.server.baseUrl);
+  const demoPage = await demoContext.newPage();
+  errors = watchConsole(demoPage);
+  await demoPage.goto(`${stack.server.baseUrl}/book/${token.address}/${USDC}`, { waitUntil: "networkidle" });
+  await demoPage.getByRole("button", { name: "Connect wallet" }).click();
+  await demoPage.getByTestId("create-demo-wallet").click();
+  const stored = await demoPage.waitForFunction(() => localStorage.getItem("demoWallet")).then((h) => h.jsonValue() as Promise<string>);
+  const { secretKey } = JSON.parse(stored) as { secretKey: string };
+  const address = Keypair.fromSecretKey(bs58.decode(secretKey)).publicKey.toBase58();
+  await demoPage.getByRole("button", { name: shortAddress(address) }).waitFor({ timeout: 60_000 });
+  demo = { page: demoPage, address };
+
+  const takerContext = await stack.browser.newContext({ viewport: DESKTOP });
+  await isolate(takerContext, stack.server.baseUrl);
+  const wallet = await injectTestWallet(takerContext, Keypair.generate(), { rpcUrl: stack.cluster.env.SOLANA_RPC_URL });
+  await fund(stack.cluster, wallet.address, 10, { [USDC]: 1_000n * UNIT, [token.address]: 1_000n * UNIT });
+  const takerPage = await takerContext.newPage();
+  await takerPage.goto(stack.server.baseUrl + "/", { waitUntil: "networkidle" });
+  await takerPage.getByRole("button", { name: "Connect wallet" }).click();
+  await takerPage.getByRole("menuitem", { name: TEST_WALLET_NAME }).click();
+  await takerPage.getByRole("button", { name: shortAddress(wallet.address) }).waitFor({ timeout: 15_000 });
+  taker = { page: takerPage, wallet };
+}, 240_000);
+
+afterAll(() => stack?.stop());
+
+describe("trading from the explorer on the local cluster", { timeout: 120_000 }, () => {
+  let offerPda: string;
+
+  it("the demo wallet creates a sell offer in the UI; it lands on the book and in /v1 with its tokens in escrow", async () => {
+    const page = demo.page;
+    const tokensBefore = await tokenBalance(connection, demo.address, token.address);
+    await page.getByTestId("new-offer-button").click();
+    const form = page.getByTestId("create-form");
+    await form.getByTestId("create-side").selectOption("sell");
+    await form.getByTestId("create-size").fill("10");
+    await form.getByTestId("create-total").fill("20");
+    await form.getByTestId("create-min-fill").fill("4");
+    await form.getByTestId("create-expiry").selectOption("1d");
+    await form.getByTestId("create-review").click();
+    const address = await form.getByTestId("create-offer-address").textContent({ timeout: 30_000 });
+    offerPda = /Offer ([1-9A-HJ-NP-Za-km-z]{32,44})/.exec(address ?? "")![1]!;
+    await confirmAction(form);
+
+    const offer = await indexedOffer(offerPda, (o) => o.status === "open");
+    expect(offer).toMatchObject({ maker: demo.address, side: "sell", tokenMint: token.address, paymentMint: USDC, originalSize: "10000000", remainingSize: "10000000", minFill: "4000000" });
+    expect(BigInt(offer.originalSize) * BigInt(offer.pricePerToken) / 10n ** BigInt(offer.priceScale)).toBe(20n * UNIT);
+    expect(await tokenBalance(connection, demo.address, token.address)).toBe(tokensBefore - 10n * UNIT);
+
+    // The book shows it (the page refreshes once the indexer has it).
+    await page.goto(`${stack.server.baseUrl}/book/${token.address}/${USDC}`, { waitUntil: "networkidle" });
+    await page.locator(`[data-testid="take-button"][data-take-offer="${offerPda}"]`).waitFor({ timeout: 15_000 });
+    const open = (await stack.server.json(`/v1/offers?maker=${demo.address}&tokenMint=${token.address}&paymentMint=${USDC}`)).body.offers as Offer[];
+    expect(open.map((o) => o.pda)).toEqual([offerPda]);
+  });
+
+  it("a take below the minimum fill is refused by simulation with the reason shown, and nothing is sent", async () => {
+    const page = taker.page;
+    const before = await connection.getSignaturesForAddress(taker.wallet.keypair.publicKey, {}, "confirmed");
+    await openOffer(page, offerPda);
+    await page.getByTestId("take-button").first().click();
+    const form = page.getByTestId("take-form");
+    await form.getByTestId("take-amount").fill("2");
+    await form.getByTestId("take-review").click();
+    const refusal = form.getByTestId("action-simulate-error");
+    await refusal.waitFor({ timeout: 30_000 });
+    expect(await refusal.textContent()).toMatch(/minimum/i);
+    expect(await refusal.textContent()).toContain("Nothing was sent");
+    expect(await form.getByTestId("confirm-button").count()).toBe(0);
+    expect(taker.wallet.signed).toEqual([]);
+    expect(await connection.getSignaturesForAddress(taker.wallet.keypair.publicKey, {}, "confirmed")).toEqual(before);
+    expect((await offerOf(offerPda))?.remainingSize).toBe("10000000");
+    await form.getByTestId("action-dismiss").click();
+  });
+
+  it("the test wallet takes part, leaving less than the minimum, then must and does take the whole remainder (the dust rule)", async () => {
+    const page = taker.page;
+    const w = taker.wallet.address;
+    const [usdcBefore, tokensBefore, makerUsdcBefore] = await Promise.all([tokenBalance(connection, w, USDC), tokenBalance(connection, w, token.address), tokenBalance(connection, demo.address, USDC)]);
+
+    await openOffer(page, offerPda);
+    await page.getByTestId("take-button").first().click();
+    let form = page.getByTestId("take-form");
+    await form.getByTestId("take-amount").fill("7");
+    await form.getByTestId("take-review").click();
+    await confirmAction(form);
+    let offer = await indexedOffer(offerPda, (o) => o.remainingSize === "3000000");
+    expect(offer.status).toBe("open");
+    // 7 tokens at 2 USDC: 14 USDC, 0.2% fee rounded up is 0.028 USDC.
+    expect(await tokenBalance(connection, w, token.address)).toBe(tokensBefore + 7n * UNIT);
+    expect(await tokenBalance(connection, w, USDC)).toBe(usdcBefore - 14n * UNIT);
+    expect(await tokenBalance(connection, demo.address, USDC)).toBe(makerUsdcBefore + 14n * UNIT - 28_000n);
+
+    // 3 left, under the 4 minimum: only all of it may be taken; 2 is refused before anything is signed.
+    await openOffer(page, offerPda);
+    await page.getByTestId("take-button").first().click();
+    form = page.getByTestId("take-form");
+    await form.getByTestId("take-amount").fill("2");
+    expect(await form.getByTestId("take-invalid").textContent()).toMatch(/remainder/i);
+    await form.getByTestId("take-max").click();
+    expect(await form.getByTestId("take-amount").inputValue()).toBe("3");
+    await form.getByTestId("take-review").click();
+    await confirmAction(form);
+    offer = await indexedOffer(offerPda, (o) => o.status === "filled");
+    expect(offer.remainingSize).toBe("0");
+    expect(await tokenBalance(connection, w, token.address)).toBe(tokensBefore + 10n * UNIT);
+    expect(await tokenBalance(connection, w, USDC)).toBe(usdcBefore - 20n * UNIT);
+    expect(await tokenBalance(connection, demo.address, USDC)).toBe(makerUsdcBefore + 20n * UNIT - 28_000n - 12_000n);
+    const fills = (await stack.server.json(`/v1/offers/${offerPda}/fills`)).body.fills as { taker?: string; fillAmount: string }[];
+    expect(fills.map((f) => f.fillAmount).sort()).toEqual(["3000000", "7000000"]);
+  });
+
+  it("the maker closes the fully filled offer and gets the account's rent back", async () => {
+    const page = demo.page;
+    const rent = await lamports(connection, offerPda);
+    const before = await lamports(connection, demo.address);
+    await openOffer(page, offerPda);
+    await page.getByTestId("action-close").click();
+    const signature = await confirmAction(page.getByTestId("action-close-flow"));
+    expect(await connection.getAccountInfo(new PublicKey(offerPda), "confirmed")).toBeNull();
+    expect(await lamports(connection, demo.address)).toBe(before + rent - (await feeOf(signature)));
+    expect((await offerOf(offerPda))?.status).toBe("filled");
+  });
+
+  it("the test wallet cancels its own open offer and gets its escrow and bounty back", async () => {
+    const page = taker.page;
+    const w = taker.wallet;
+    const pda = await createOfferFromNode(stack.cluster, w.keypair, {
+      side: "buy",
+      tokenMint: token.address,
+      paymentMint: USDC,
+      size: 5n * UNIT,
+      pricePerToken: 3n,
+      priceScale: 0,
+      minFill: 1n * UNIT,
+      expiresAt: (await chainNow(connection)) + 86_400n,
+    });
+    await indexedOffer(pda, (o) => o.status === "open");
+    const usdcBefore = await tokenBalance(connection, w.address, USDC);
+    const solBefore = await lamports(connection, w.address);
+    const offerLamports = await lamports(connection, pda);
+    const escrows = await connection.getTokenAccountsByOwner(new PublicKey(pda), { mint: new PublicKey(USDC) }, "confirmed");
+    expect(escrows.value).toHaveLength(1);
+    const escrow = escrows.value[0]!;
+    await openOffer(page, pda);
+    await page.getByTestId("action-cancel").click();
+    const signature = await confirmAction(page.getByTestId("action-cancel-flow"));
+    expect((await indexedOffer(pda, (o) => o.status === "cancelled")).remainingSize).toBe("5000000");
+    expect(await tokenBalance(connection, w.address, USDC)).toBe(usdcBefore + 15n * UNIT);
+    // The bounty comes back; the offer account (its rent) stays until closed.
+    expect(await lamports(connection, pda)).toBe(offerLamports - EXPIRY_BOUNTY_LAMPORTS);
+    // The escrow account's rent comes back too when the program closes it.
+    const escrowRent = (await connection.getAccountInfo(escrow.pubkey, "confirmed")) === null ? BigInt(escrow.account.lamports) : 0n;
+    expect(await lamports(connection, w.address)).toBe(solBefore + EXPIRY_BOUNTY_LAMPORTS + escrowRent - (await feeOf(signature)));
+  });
+
+  it("the demo wallet expires a lapsed offer of the test wallet and earns the bounty", async () => {
+    const page = demo.page;
+    const w = taker.wallet;
+    const expiresAt = (await chainNow(connection)) + 3n;
+    const pda = await createOfferFromNode(stack.cluster, w.keypair, {
+      side: "sell",
+      tokenMint: token.address,
+      paymentMint: USDC,
+      size: 2n * UNIT,
+      pricePerToken: 1n,
+      priceScale: 0,
+      minFill: 0n,
+      expiresAt,
+    });
+    // Indexed (already shown expired when the wall clock runs ahead of the chain's: the API lapses offers by the database clock).
+    await indexedOffer(pda, (o) => o.expiresAt !== "");
+    await advancePast(stack.cluster, connection, expiresAt);
+    const makerTokensBefore = await tokenBalance(connection, w.address, token.address);
+    const before = await lamports(connection, demo.address);
+
+    await openOffer(page, pda);
+    expect(await page.getByTestId("expire-bounty").textContent({ timeout: 15_000 })).toBe("0.001 SOL");
+    await page.getByTestId("action-expire").click();
+    const signature = await confirmAction(page.getByTestId("action-expire-flow"));
+    expect(await lamports(connection, demo.address)).toBe(before + EXPIRY_BOUNTY_LAMPORTS - (await feeOf(signature)));
+    expect(await tokenBalance(connection, w.address, token.address)).toBe(makerTokensBefore + 2n * UNIT);
+    const offer = (await offerOf(pda))!;
+    expect(offer.status).toBe("expired");
+    expect(offer.remainingSize).toBe("2000000");
+    expect(errors).toEqual([]);
+  });
+});

@@ -2,7 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
-import { PAYMENT_MINTS } from "@/lib/program/constants";
+import { PaymentMintOptions } from "../ui/payment-mint-options";
 import { fillsHref, unixToUtcInput, utcInputToUnix, type FillFilterValues } from "@/lib/ui/fill-filters";
 
 const input =
@@ -65,11 +65,7 @@ export function FillFiltersForm({ values, tokenOptions }: { values: FillFilterVa
         Payment mint
         <select className={`${input} mt-1`} value={draft.paymentMint} onChange={set("paymentMint")} name="paymentMint">
           <option value="">Any payment mint</option>
-          {PAYMENT_MINTS.map((m) => (
-            <option key={m.address} value={m.address}>
-              {m.name} ({m.symbol})
-            </option>
-          ))}
+          <PaymentMintOptions />
         </select>
       </label>
       <label className="text-xs font-medium text-muted">

@@ -20,6 +20,7 @@ import {
 import { unixNow } from "@/lib/ui/offer-terms";
 import type { ConnectedWallet } from "@/lib/ui/wallet-session";
 import { useAppConfig } from "../data/app-config";
+import { PaymentMintOptions } from "../ui/payment-mint-options";
 import { type ActionPlan, ActionFlow } from "./action-flow";
 import { ExactAmount, SummaryRow, useMintSymbol } from "./amounts";
 import { type BalanceNeed, connectionFor, isSol, readMints, rentForNewTokenAccounts, SOL, tokenAccountRent, tokenProgramLookup } from "./chain";
@@ -123,11 +124,7 @@ export function CreateForm({ tokenMint: fixedToken, paymentMint: initialPayment,
         <label className="space-y-1">
           <span className="text-muted">Paid in</span>
           <select className={field} value={paymentMint} disabled={disabled} onChange={(e) => setPaymentMint(e.target.value)} data-testid="create-payment-mint">
-            {PAYMENT_MINTS.map((m) => (
-              <option key={m.address} value={m.address}>
-                {m.name} ({m.symbol})
-              </option>
-            ))}
+            <PaymentMintOptions />
           </select>
         </label>
         <label className="space-y-1 sm:col-span-2">

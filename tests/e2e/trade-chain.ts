@@ -1,10 +1,12 @@
-import { Connection, Keypair, PublicKey, Transaction } from "@solana/web3.js";
+import { Connection, Keypair, PublicKey, Transaction, type TransactionInstruction } from "@solana/web3.js";
 import {
   createInstructions,
   derivedEscrowAddress,
   findOfferAddress,
   newOfferNonce,
   type OfferSide,
+  takeAmounts,
+  takeInstructions,
   TOKEN_PROGRAM_ADDRESS,
 } from "../../lib/program";
 import { jsonRpc, waitConfirmed } from "../../lib/ui/json-rpc";
@@ -59,7 +61,6 @@ export interface OfferTerms {
 
 /** create_offer signed in Node with the program's own builders (spl-token mints), sent and confirmed; returns the offer's address. */
 export async function createOfferFromNode(cluster: LocalCluster, maker: Keypair, terms: OfferTerms): Promise<string> {
-  const connection = connectionTo(cluster);
   const programId = new PublicKey(cluster.programId);
   const nonce = newOfferNonce();
   const offer = findOfferAddress(programId, maker.publicKey, nonce).address;
@@ -73,12 +74,35 @@ export async function createOfferFromNode(cluster: LocalCluster, maker: Keypair,
     escrowFor: () => escrow,
     tokenProgramOf: () => new PublicKey(TOKEN_PROGRAM_ADDRESS),
   });
+  await sendFromNode(cluster, maker, instructions, "create_offer");
+  return offer.toBase58();
+}
+
+/** take_offer of `fillAmount` signed in Node by `taker` (spl-token mints, paid in a token, not SOL). */
+export async function takeOfferFromNode(cluster: LocalCluster, taker: Keypair, offerPda: string, maker: string, terms: OfferTerms, fillAmount: bigint): Promise<void> {
+  const offerAddress = new PublicKey(offerPda);
+  const tokenProgram = new PublicKey(TOKEN_PROGRAM_ADDRESS);
+  const instructions = takeInstructions({
+    programId: new PublicKey(cluster.programId),
+    treasury: new PublicKey(cluster.env.TREASURY_ADDRESS),
+    taker: taker.publicKey,
+    offerAddress,
+    offer: { maker, tokenMint: terms.tokenMint, paymentMint: terms.paymentMint, side: terms.side },
+    escrow: await derivedEscrowAddress(offerAddress, tokenProgram),
+    fillAmount,
+    paymentAmount: takeAmounts(fillAmount, terms.pricePerToken, terms.priceScale).paymentAmount,
+    tokenProgramOf: () => tokenProgram,
+  });
+  await sendFromNode(cluster, taker, instructions, "take_offer");
+}
+
+async function sendFromNode(cluster: LocalCluster, signer: Keypair, instructions: TransactionInstruction[], what: string): Promise<void> {
+  const connection = connectionTo(cluster);
   const { blockhash } = await connection.getLatestBlockhash("confirmed");
-  const tx = new Transaction({ feePayer: maker.publicKey, recentBlockhash: blockhash }).add(...instructions);
-  tx.sign(maker);
+  const tx = new Transaction({ feePayer: signer.publicKey, recentBlockhash: blockhash }).add(...instructions);
+  tx.sign(signer);
   const signature = await connection.sendRawTransaction(tx.serialize(), { preflightCommitment: "confirmed" });
   await waitConfirmed(cluster.env.SOLANA_RPC_URL, [signature]);
   const status = await connection.getSignatureStatus(signature);
-  if (status.value?.err) throw new Error(`create_offer failed: ${JSON.stringify(status.value.err)}`);
-  return offer.toBase58();
+  if (status.value?.err) throw new Error(`${what} failed: ${JSON.stringify(status.value.err)}`);
 }

@@ -9,7 +9,7 @@ import { LOCAL_TOKEN_MINTS } from "../../local/cluster";
 import { waitFor } from "../helpers/worker";
 import { DESKTOP, isolate, watchConsole } from "./browser";
 import { startIndexedStack, type IndexedStack } from "./indexed-stack";
-import { advancePast, chainNow, connectionTo, createOfferFromNode, fund, lamports, tokenBalance } from "./trade-chain";
+import { advancePast, chainNow, connectionTo, createOfferFromNode, fund, lamports, type OfferTerms, takeOfferFromNode, tokenBalance } from "./trade-chain";
 import { injectTestWallet, TEST_WALLET_NAME, type TestWallet } from "./wallet";
 
 // Trading from the explorer in Debian's Chromium against the indexed local
@@ -264,5 +264,56 @@ describe("trading from the explorer on the local cluster", { timeout: 120_000 },
     expect(offer.status).toBe("expired");
     expect(offer.remainingSize).toBe("2000000");
     expect(errors).toEqual([]);
+  });
+
+  it("on its own maker page the test wallet cancels all its open offers, packed several to a transaction, then closes all its filled ones", async () => {
+    const page = taker.page;
+    const w = taker.wallet;
+    const terms: OfferTerms = { side: "sell", tokenMint: token.address, paymentMint: USDC, size: 1n * UNIT, pricePerToken: 2n, priceScale: 0, minFill: 0n, expiresAt: (await chainNow(connection)) + 86_400n };
+    const open: string[] = [];
+    for (let i = 0; i < 6; i++) open.push(await createOfferFromNode(stack.cluster, w.keypair, terms));
+    // Two more, filled whole by a taker in Node.
+    const filler = Keypair.generate();
+    await fund(stack.cluster, filler.publicKey.toBase58(), 1, { [USDC]: 100n * UNIT });
+    const filled: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      const pda = await createOfferFromNode(stack.cluster, w.keypair, terms);
+      await takeOfferFromNode(stack.cluster, filler, pda, w.address, terms, terms.size);
+      filled.push(pda);
+    }
+    for (const pda of open) await indexedOffer(pda, (o) => o.status === "open");
+    for (const pda of filled) await indexedOffer(pda, (o) => o.status === "filled");
+
+    // Cancel all open: six offers, in fewer transactions than offers, each signed by the wallet.
+    const tokensBefore = await tokenBalance(connection, w.address, token.address);
+    const signedBefore = w.signed.length;
+    await page.goto(`${stack.server.baseUrl}/makers/${w.address}`, { waitUntil: "networkidle" });
+    await page.getByTestId("cancel-all-open").click();
+    let flow = page.getByTestId("bulk-cancel-flow");
+    await flow.getByTestId("confirm-summary").waitFor({ timeout: 30_000 });
+    expect(await flow.getByTestId("bulk-count").textContent()).toBe("6");
+    await confirmAction(flow);
+    const cancelTxs = await flow.getByTestId("tx-link").count();
+    expect(cancelTxs).toBeGreaterThan(0);
+    expect(cancelTxs).toBeLessThan(open.length);
+    expect(w.signed.length - signedBefore).toBe(cancelTxs);
+    for (const pda of open) expect((await offerOf(pda))?.status).toBe("cancelled");
+    expect((await stack.server.json(`/v1/makers/${w.address}/offers?status=open`)).body.offers).toEqual([]);
+    expect(await tokenBalance(connection, w.address, token.address)).toBe(tokensBefore + 6n * UNIT);
+    await flow.getByTestId("action-dismiss").click();
+
+    // Close all filled: both accounts gone from the chain, their rent back to the maker.
+    const rents = (await Promise.all(filled.map((pda) => lamports(connection, pda)))).reduce((a, b) => a + b, 0n);
+    expect(rents).toBeGreaterThan(0n);
+    const solBefore = await lamports(connection, w.address);
+    await page.getByTestId("close-all-filled").click();
+    flow = page.getByTestId("bulk-close-flow");
+    await flow.getByTestId("confirm-summary").waitFor({ timeout: 30_000 });
+    expect(await flow.getByTestId("bulk-count").textContent()).toBe(String(filled.length));
+    const signature = await confirmAction(flow);
+    expect(await flow.getByTestId("tx-link").count()).toBe(1);
+    for (const pda of filled) expect(await connection.getAccountInfo(new PublicKey(pda), "confirmed")).toBeNull();
+    expect(await lamports(connection, w.address)).toBe(solBefore + rents - (await feeOf(signature)));
+    for (const pda of filled) expect((await offerOf(pda))?.status).toBe("filled");
   });
 });

@@ -30,10 +30,10 @@ export async function lamports(connection: Connection, owner: string): Promise<b
   return BigInt(await connection.getBalance(new PublicKey(owner), "confirmed"));
 }
 
-/** SOL by requestAirdrop and `tokens` (mint → raw amount) by the local requestTokenAirdrop faucet. */
+/** SOL (if any) by requestAirdrop and `tokens` (mint → raw amount) by the local requestTokenAirdrop faucet. */
 export async function fund(cluster: LocalCluster, owner: string, sol: number, tokens: Record<string, bigint>): Promise<void> {
   const rpc = cluster.env.SOLANA_RPC_URL;
-  const signatures = [await jsonRpc<string>(rpc, "requestAirdrop", [owner, sol * 10 ** 9])];
+  const signatures = sol > 0 ? [await jsonRpc<string>(rpc, "requestAirdrop", [owner, sol * 10 ** 9])] : [];
   for (const [mint, amount] of Object.entries(tokens)) signatures.push(await jsonRpc<string>(rpc, "requestTokenAirdrop", [owner, mint, amount.toString()]));
   await waitConfirmed(rpc, signatures);
 }

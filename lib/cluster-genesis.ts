@@ -1,6 +1,7 @@
 import { env } from "./env";
 import { database } from "./runtime";
 import { readChainIdentity } from "./store/chain-identity";
+import { jsonRpc } from "./ui/json-rpc";
 
 // The web process learns the followed chain's genesis hash once: from the
 // chain identity the worker records in the database (no RPC call), else from
@@ -20,14 +21,8 @@ async function fromDatabase(): Promise<string | null> {
 }
 
 async function fromRpc(url: string): Promise<string | null> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getGenesisHash" }),
-    signal: AbortSignal.timeout(RPC_TIMEOUT_MS),
-  });
-  const body = (await response.json()) as { result?: unknown };
-  return typeof body.result === "string" ? body.result : null;
+  const hash = await jsonRpc<unknown>(url, "getGenesisHash", [], AbortSignal.timeout(RPC_TIMEOUT_MS));
+  return typeof hash === "string" ? hash : null;
 }
 
 async function lookUp(): Promise<string | null> {

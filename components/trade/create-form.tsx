@@ -74,7 +74,7 @@ export function CreateForm({ tokenMint: fixedToken, paymentMint: initialPayment,
     const mints = await readMints(connection, [tokenMint, paymentMint]);
     const tokenProgramOf = tokenProgramLookup(mints);
     const offer = findOfferAddress(programId, maker, fresh.args.nonce).address;
-    const escrow = await derivedEscrowAddress(offer, tokenProgramOf(new PublicKey(tokenMint)));
+    const escrow = derivedEscrowAddress(offer, tokenProgramOf(new PublicKey(tokenMint)));
     const built = createInstructions({
       programId,
       maker,

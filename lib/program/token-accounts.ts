@@ -1,3 +1,4 @@
+import { sha256 } from "@noble/hashes/sha2";
 import {
   createAssociatedTokenAccountIdempotentInstruction,
   createCloseAccountInstruction,
@@ -41,19 +42,19 @@ export function isWrappedSol(mint: string | PublicKey): boolean {
   return (typeof mint === "string" ? mint : mint.toBase58()) === WRAPPED_SOL_MINT;
 }
 
+const ESCROW_SEED = new TextEncoder().encode("escrow");
+
 /**
  * The offer's escrow token account as the local demo cluster places it:
- * sha256(offer ‖ "escrow" ‖ token program), owned by the offer PDA (see
- * local/cluster/world.ts escrowOf). program.md leaves the escrow's address to
- * the program; takes, cancels and expiries look the escrow up by its owner
- * (the offer) first and use this only when none is found.
+ * sha256(offer ‖ "escrow" ‖ token program), owned by the offer PDA (the
+ * cluster's world.ts escrowOf calls this). program.md leaves the escrow's
+ * address to the program; takes, cancels and expiries look the escrow up by
+ * its owner (the offer) first and use this only when none is found.
  */
-export async function derivedEscrowAddress(offer: PublicKey, tokenProgram: PublicKey): Promise<PublicKey> {
-  const seed = new TextEncoder().encode("escrow");
-  const input = new Uint8Array(32 + seed.length + 32);
-  input.set(addressToBytes(offer.toBase58()), 0);
-  input.set(seed, 32);
-  input.set(addressToBytes(tokenProgram.toBase58()), 32 + seed.length);
-  const digest = await globalThis.crypto.subtle.digest("SHA-256", input);
-  return new PublicKey(new Uint8Array(digest));
+export function escrowAddressBytes(offer: string, tokenProgram: string): Uint8Array {
+  return sha256.create().update(addressToBytes(offer)).update(ESCROW_SEED).update(addressToBytes(tokenProgram)).digest();
+}
+
+export function derivedEscrowAddress(offer: PublicKey, tokenProgram: PublicKey): PublicKey {
+  return new PublicKey(escrowAddressBytes(offer.toBase58(), tokenProgram.toBase58()));
 }

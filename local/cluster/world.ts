@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import bs58 from "bs58";
 import { PublicKey } from "@solana/web3.js";
-import { SYSTEM_PROGRAM_ADDRESS, TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from "../../lib/program";
+import { escrowAddressBytes, SYSTEM_PROGRAM_ADDRESS, TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from "../../lib/program";
 import { ASSOCIATED_TOKEN_PROGRAM, associatedTokenAddress } from "./ata-program";
 import { FAUCET_LAMPORTS, faucetKeypair, mintAuthorityKeypair } from "./faucet";
 import { deriveKeypair, type LocalKeypair } from "./keys";
@@ -9,7 +9,7 @@ import type { Ledger } from "./ledger";
 import { COMPUTE_BUDGET_PROGRAM, LOOKUP_TABLE_PROGRAM, MEMO_PROGRAM, type ProgramIds } from "./runtime";
 import { rentExemptLamports } from "./state";
 import { ALL_LOCAL_MINTS, encodeLookupTable, encodeMint, encodeTokenAccount, type LocalMint, tokenProgramAddress } from "./tokens";
-import { addressBytes, type LookupTableAccount } from "./wire";
+import type { LookupTableAccount } from "./wire";
 
 const BPF_UPGRADEABLE_LOADER = "BPFLoaderUpgradeab1e11111111111111111111111";
 const NATIVE_LOADER = "NativeLoader1111111111111111111111111111111";
@@ -102,7 +102,8 @@ export class World {
 
   /**
    * The offer's escrow: an address derived from the offer with a seed
-   * (sha256(offer ‖ "escrow" ‖ token program)), owned by the offer PDA. It is
+   * (sha256(offer ‖ "escrow" ‖ token program), lib/program's escrowAddressBytes,
+   * which the explorer's transactions use too), owned by the offer PDA. It is
    * not an ATA because finding one costs a curve search per offer; the indexer
    * never reads escrows.
    */
@@ -110,7 +111,7 @@ export class World {
     const key = `${offer}:${tokenProgram}`;
     let escrow = this.escrows.get(key);
     if (escrow === undefined) {
-      escrow = bs58.encode(createHash("sha256").update(addressBytes(offer)).update("escrow").update(addressBytes(tokenProgram)).digest());
+      escrow = bs58.encode(escrowAddressBytes(offer, tokenProgram));
       if (this.escrows.size >= 200_000) this.escrows.clear();
       this.escrows.set(key, escrow);
     }

@@ -64,7 +64,7 @@ export async function createOfferFromNode(cluster: LocalCluster, maker: Keypair,
   const programId = new PublicKey(cluster.programId);
   const nonce = newOfferNonce();
   const offer = findOfferAddress(programId, maker.publicKey, nonce).address;
-  const escrow = await derivedEscrowAddress(offer, new PublicKey(TOKEN_PROGRAM_ADDRESS));
+  const escrow = derivedEscrowAddress(offer, new PublicKey(TOKEN_PROGRAM_ADDRESS));
   const { instructions } = createInstructions({
     programId,
     maker: maker.publicKey,
@@ -88,7 +88,7 @@ export async function takeOfferFromNode(cluster: LocalCluster, taker: Keypair, o
     taker: taker.publicKey,
     offerAddress,
     offer: { maker, tokenMint: terms.tokenMint, paymentMint: terms.paymentMint, side: terms.side },
-    escrow: await derivedEscrowAddress(offerAddress, tokenProgram),
+    escrow: derivedEscrowAddress(offerAddress, tokenProgram),
     fillAmount,
     paymentAmount: takeAmounts(fillAmount, terms.pricePerToken, terms.priceScale).paymentAmount,
     tokenProgramOf: () => tokenProgram,

@@ -2,6 +2,7 @@ import { ed25519 } from "@noble/curves/ed25519";
 import { Keypair, VersionedTransaction } from "@solana/web3.js";
 import bs58 from "bs58";
 import type { BrowserContext, Page } from "playwright-core";
+import { jsonRpc } from "../../lib/ui/json-rpc";
 
 // Wallet Standard wallets injected into a page before any page script runs,
 // as a browser extension would: they answer the app's
@@ -43,15 +44,8 @@ let bindings = 0;
 const fromBase64 = (text: string) => new Uint8Array(Buffer.from(text, "base64"));
 const toBase64 = (bytes: Uint8Array) => Buffer.from(bytes).toString("base64");
 
-async function sendRaw(rpcUrl: string, signed: Uint8Array, skipPreflight: boolean): Promise<string> {
-  const response = await fetch(rpcUrl, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "sendTransaction", params: [toBase64(signed), { encoding: "base64", skipPreflight, preflightCommitment: "confirmed" }] }),
-  });
-  const body = (await response.json()) as { result?: string; error?: { message: string } };
-  if (!body.result) throw new Error(body.error?.message ?? `sendTransaction: HTTP ${response.status}`);
-  return body.result;
+function sendRaw(rpcUrl: string, signed: Uint8Array, skipPreflight: boolean): Promise<string> {
+  return jsonRpc<string>(rpcUrl, "sendTransaction", [toBase64(signed), { encoding: "base64", skipPreflight, preflightCommitment: "confirmed" }]);
 }
 
 /**

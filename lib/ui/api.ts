@@ -21,9 +21,7 @@ export class ApiRequestError extends Error {
 type Query = Record<string, string | number | undefined | null>;
 
 export function queryString(query: Query): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) if (value !== undefined && value !== null && value !== "") params.set(key, String(value));
-  const text = params.toString();
+  const text = new URLSearchParams(wire<Record<string, string>>(query)).toString();
   return text ? `?${text}` : "";
 }
 

@@ -57,11 +57,35 @@ export function memoryRateLimiter(options: RateLimitOptions): RateLimiter {
   };
 }
 
+const SETTLING_EVENTS = ["ready", "error", "end"] as const;
+
+/**
+ * Resolves once the client is first ready, or after `ms`: the client is made
+ * with the first request, and without the offline queue a command sent while
+ * it still connects fails at once, which would count a fresh instance's first
+ * requests in memory, apart from the shared budget. A refused connection
+ * settles it too: then the memory budget answers without waiting.
+ */
+function firstConnection(redis: Redis, ms: number): Promise<void> {
+  if (redis.status === "ready") return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      for (const event of SETTLING_EVENTS) redis.off(event, done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    for (const event of SETTLING_EVENTS) redis.on(event, done);
+  });
+}
+
 /** The same windows in Redis, so every instance behind a balancer shares one budget per client. */
-export function redisRateLimiter(redis: Redis, options: RateLimitOptions): RateLimiter {
+export function redisRateLimiter(redis: Redis, options: RateLimitOptions & { firstConnectMs?: number }): RateLimiter {
   const now = options.now ?? Date.now;
+  const connected = firstConnection(redis, options.firstConnectMs ?? 1000);
   return {
     async take(key) {
+      await connected;
       const { start, decide } = fixedWindow(options, now());
       const redisKey = `ratelimit:v1:${start}:${key}`;
       const [[, used]] = (await redis.multi().incr(redisKey).expire(redisKey, options.windowSeconds + 1).exec()) as [

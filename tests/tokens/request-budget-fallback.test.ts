@@ -1,6 +1,8 @@
 import Redis from "ioredis";
 import { describe, expect, it } from "vitest";
+import { randomBytes } from "node:crypto";
 import { fallbackRateLimiter, memoryRateLimiter, redisRateLimiter } from "../../lib/http/rate-limit";
+import { REDIS_URL } from "./helpers/service";
 
 // The web's per-client request budget, configured for Redis, with Redis at a
 // port nothing listens on: it keeps counting in memory rather than serving
@@ -23,6 +25,29 @@ describe("request budget with Redis unreachable", () => {
       expect(failures).toHaveLength(6);
     } finally {
       redis.disconnect();
+    }
+  });
+});
+
+describe("request budget on a Redis client that is still connecting", () => {
+  it("counts a fresh instance's first request in the shared budget, not in its memory", async () => {
+    const options = { limit: 3, windowSeconds: 60 };
+    const client = `198.51.100.7-${randomBytes(6).toString("hex")}`;
+    const instances = [0, 1].map(() => {
+      const redis = new Redis(REDIS_URL, { maxRetriesPerRequest: 1, enableOfflineQueue: false });
+      redis.on("error", () => {});
+      const failures: unknown[] = [];
+      // Made and used at once, as the web process makes it with its first request.
+      const limiter = fallbackRateLimiter(redisRateLimiter(redis, options), memoryRateLimiter(options), (e) => failures.push(e));
+      return { redis, limiter, failures };
+    });
+    try {
+      const first = await instances[0]!.limiter.take(client);
+      const second = await instances[1]!.limiter.take(client);
+      expect([first!.remaining, second!.remaining]).toEqual([2, 1]);
+      expect(instances.flatMap((i) => i.failures)).toEqual([]);
+    } finally {
+      for (const i of instances) i.redis.disconnect();
     }
   });
 });

@@ -42,7 +42,7 @@ describe("the explorer while its dependencies fail", () => {
 
   it("keeps the token endpoints answering when Redis is unreachable", async (context) => {
     const load = await redisCut(stack, 4, 16);
-    if (!load) return context.skip("no Redis on 127.0.0.1:6379");
+    if (!load) return context.skip("redis: false in this stack");
     expect(load.samples, JSON.stringify(load.byStatus)).toEqual([]);
     expect(load.unexpected5xx + load.unavailable + load.failures).toBe(0);
     expect(load.byStatus["200"]).toBe(load.requests);

@@ -1,13 +1,15 @@
 import { appendFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import postgres from "postgres";
-import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from "../../lib/db/embedded";
+import { startEmbeddedPostgres, type EmbeddedDatabase } from "../../lib/db/embedded";
 import { migrateDatabase } from "../../lib/db/migrate";
 import { createDatabaseIfMissing } from "../../lib/db/resolve";
 import { LOCAL_TOKEN_MINTS, startLocalCluster, type LocalCluster } from "../../local/cluster";
 import { startTokenStandin, type TokenStandin } from "../../local/tokens";
 import { startWebServer, type WebServer } from "../helpers/server";
 import { tcpProxy, type TcpProxy } from "../helpers/tcp-proxy";
+import { portOutsideEphemeralRange } from "../helpers/reserved-port";
+import { REDIS_URL } from "../tokens/helpers/service";
 import { scannedCount, startWorker, waitFor, type WorkerProcess } from "../helpers/worker";
 
 // The whole explorer as separate real processes, with handles to break each
@@ -29,7 +31,7 @@ export interface RestartablePostgres {
 export async function startRestartablePostgres(name: string): Promise<RestartablePostgres> {
   const dataDir = path.join(ROOT, ".data", `${name}-${process.pid}`);
   rmSync(dataDir, { recursive: true, force: true });
-  const port = await freePort();
+  const port = await portOutsideEphemeralRange(); // started again on it while the web's and worker's reconnects hammer it
   // persistent: the data must outlive a stop; fsync stays off-path for speed via settings.
   const logFile = process.env.RELIABILITY_PG_LOG;
   const log = logFile ? (line: string) => appendFileSync(logFile, `${Date.now()} ${line}\n`) : undefined;
@@ -57,7 +59,7 @@ export interface StackOptions {
   /** Transactions in the ledger before the worker starts. */
   history: number;
   txPerSecond: number;
-  /** Route Redis through a switch when the machine runs one (127.0.0.1:6379). */
+  /** Route the test Redis (tests/setup/redis.ts) through a switch. */
   redis: boolean;
 }
 
@@ -77,15 +79,6 @@ export interface Stack {
   stop(): Promise<void>;
 }
 
-async function redisRuns(): Promise<boolean> {
-  const { connect } = await import("node:net");
-  return new Promise((resolve) => {
-    const socket = connect(6379, "127.0.0.1");
-    socket.once("connect", () => (socket.destroy(), resolve(true)));
-    socket.once("error", () => resolve(false));
-  });
-}
-
 export async function startStack(options: StackOptions): Promise<Stack> {
   const cleanups: (() => Promise<unknown>)[] = [];
   const pg = await startRestartablePostgres(options.name);
@@ -99,7 +92,8 @@ export async function startStack(options: StackOptions): Promise<Stack> {
     extraTokens: LOCAL_TOKEN_MINTS.map((m) => ({ mint: m.address, symbol: m.symbol, name: m.name, decimals: m.decimals, usdPrice: m.referenceUsd, trending: true })),
   });
   cleanups.push(() => standin.stop());
-  const redis = options.redis && (await redisRuns()) ? await tcpProxy({ host: "127.0.0.1", port: 6379 }) : undefined;
+  const redisUrl = new URL(REDIS_URL);
+  const redis = options.redis ? await tcpProxy({ host: redisUrl.hostname, port: Number(redisUrl.port || 6379) }) : undefined;
   if (redis) {
     await redis.open();
     cleanups.push(() => redis.close());

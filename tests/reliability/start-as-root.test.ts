@@ -5,6 +5,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "../../lib/db/embedded";
+import { portOutsideEphemeralRange } from "../helpers/reserved-port";
 
 // Root running `npm start` from a checkout in a 0700 directory (a clone under
 // /root): the embedded PostgreSQL runs as the `postgres` system user, which
@@ -35,7 +36,7 @@ describe.skipIf(!asRoot)("npm start as root from a 0700 directory", () => {
     const port = await freePort();
     const child = spawn("npm", ["start", "--silent"], {
       cwd: clone,
-      env: { ...process.env, PORT: String(port), LOCALNET_PORT: String(await freePort()), LOCALNET_HISTORY: "50", LOG_FORMAT: "json", NEXT_TELEMETRY_DISABLED: "1" },
+      env: { ...process.env, PORT: String(port), LOCALNET_PORT: String(await portOutsideEphemeralRange()), LOCALNET_HISTORY: "50", LOG_FORMAT: "json", NEXT_TELEMETRY_DISABLED: "1" },
       stdio: ["ignore", "pipe", "pipe"],
       detached: true, // its own process group, as a terminal gives it
     });

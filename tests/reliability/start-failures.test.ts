@@ -4,7 +4,7 @@ import { createServer, type Server } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { freePort } from "../../lib/db/embedded";
-import { isPortFree } from "../../lib/ports";
+import { portOutsideEphemeralRange } from "../helpers/reserved-port";
 import { isPostgresProcess, readPostmasterPid } from "../../lib/db/postmaster";
 
 // The start failures a person meets, each through the real command: one line
@@ -72,12 +72,25 @@ function withDatabase(serverUrl: string, name: string): string {
   return url.toString();
 }
 
-/** A held port whose previous port is free: LOCALNET_PORT there finds its WebSocket's port (+ 1) taken. */
+function listenOn(port: number): Promise<Server | undefined> {
+  return new Promise((resolve) => {
+    const server = createServer();
+    server.once("error", () => resolve(undefined));
+    server.listen(port, "127.0.0.1", () => resolve(server));
+  });
+}
+
+/**
+ * A held port whose previous port is free: LOCALNET_PORT there finds its
+ * WebSocket's port (+ 1) taken. Below the ephemeral range, so the free one
+ * stays free until the tests use it, minutes later (an outgoing connection
+ * took it once in CI).
+ */
 async function holdPortAfterFree(): Promise<{ port: number; server: Server }> {
   for (;;) {
-    const candidate = await holdPort();
-    if (await isPortFree(candidate.port - 1)) return candidate;
-    candidate.server.close();
+    const port = (await portOutsideEphemeralRange()) + 1;
+    const server = await listenOn(port);
+    if (server) return { port, server };
   }
 }
 
@@ -94,14 +107,14 @@ afterAll(() => {
 
 describe("one line and a non-zero exit for each start failure", () => {
   it("npm start with PORT taken names the port and PORT, before starting anything", async () => {
-    const outcome = await npm(["start"], { PORT: String(held.port), LOCALNET_PORT: String(await freePort()) });
+    const outcome = await npm(["start"], { PORT: String(held.port), LOCALNET_PORT: String(await portOutsideEphemeralRange()) });
     expectOneLine(outcome, "npm start", `port ${held.port} (the web server) is already in use`, /set PORT to a free port/);
     expect(outcome.stdout).not.toMatch(/database ready/);
   });
 
   it("npm start with TOKENS_PORT or an explicit LOCALNET_PORT taken names that variable", async () => {
     const port = String(await freePort());
-    const tokens = await npm(["start"], { PORT: port, TOKENS_PORT: String(held.port), LOCALNET_PORT: String(await freePort()) });
+    const tokens = await npm(["start"], { PORT: port, TOKENS_PORT: String(held.port), LOCALNET_PORT: String(await portOutsideEphemeralRange()) });
     expectOneLine(tokens, "npm start", `port ${held.port} (the token stand-in)`, /set TOKENS_PORT/);
     const cluster = await npm(["start"], { PORT: port, LOCALNET_PORT: String(held.port) });
     expectOneLine(cluster, "npm start", `port ${held.port} (the local cluster)`, /set LOCALNET_PORT/);
@@ -131,14 +144,14 @@ describe("one line and a non-zero exit for each start failure", () => {
     for (const [url, message] of cases) {
       const migrate = await npm(["run", "db:migrate"], { DATABASE_URL: url });
       expectOneLine(migrate, "db:migrate", message);
-      const start = await npm(["start"], { DATABASE_URL: url, PORT: String(await freePort()), LOCALNET_PORT: String(await freePort()) });
+      const start = await npm(["start"], { DATABASE_URL: url, PORT: String(await freePort()), LOCALNET_PORT: String(await portOutsideEphemeralRange()) });
       expectOneLine(start, "npm start", message);
     }
   }, 60_000);
 
   it("a bad variable is one line naming it", async () => {
     expectOneLine(await npm(["start"], { PORT: "not-a-port" }), "npm start", /PORT/);
-    expectOneLine(await npm(["start"], { PORT: String(await freePort()), LOCALNET_PORT: String(await freePort()), LOCALNET_TPS: "abc" }), "npm start", /LOCALNET_TPS must be a non-negative number, got "abc"/);
+    expectOneLine(await npm(["start"], { PORT: String(await freePort()), LOCALNET_PORT: String(await portOutsideEphemeralRange()), LOCALNET_TPS: "abc" }), "npm start", /LOCALNET_TPS must be a non-negative number, got "abc"/);
   });
 });
 
@@ -233,7 +246,7 @@ describe("an npm start's life", () => {
     await until("the worker's wake-up subscribed", () => first.output().split("\n").some(subscribed) || undefined, first.output);
 
     // 2. A second start from the same checkout: one line saying where the first runs.
-    const second = await npm(["start"], { PORT: String(await freePort()), LOCALNET_PORT: String(await freePort()) });
+    const second = await npm(["start"], { PORT: String(await freePort()), LOCALNET_PORT: String(await portOutsideEphemeralRange()) });
     expectOneLine(second, "npm start", `npm start is already running from this checkout (pid ${first.child.pid}, at http://localhost:${port})`);
 
     // 3. The worker killed: restarted after a backoff, said in one line; the web keeps serving.
@@ -253,7 +266,7 @@ describe("an npm start's life", () => {
     expect(orphan && isPostgresProcess(orphan.pid)).toBe(true);
 
     // 5. Started again over what the killed one left: the orphan is stopped, the new start serves.
-    const again = startProcess({ ...env, LOCALNET_PORT: String(await freePort()) });
+    const again = startProcess({ ...env, LOCALNET_PORT: String(await portOutsideEphemeralRange()) });
     await until("the second start serving /v1/stats", async () => (await statsStatus(port)) === 200 || undefined, again.output);
     expect(again.output()).toMatch(/an earlier npm start \(pid \d+\) was killed without stopping/);
     expect(again.output()).toContain(`stopping the embedded PostgreSQL (pid ${orphan!.pid}) an earlier npm start left running`);

@@ -3,6 +3,7 @@ import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "../../lib/db/embedded";
+import { provideTestRedis } from "./redis";
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -36,9 +37,11 @@ function ensureProductionBuild(): void {
 }
 
 let embedded: EmbeddedDatabase | undefined;
+let stopRedis = async () => {};
 
 export async function setup(project: TestProject): Promise<void> {
   ensureProductionBuild();
+  stopRedis = await provideTestRedis();
   const configured = process.env.TEST_DATABASE_URL;
   if (configured) {
     project.provide("adminDatabaseUrl", configured);
@@ -52,5 +55,6 @@ export async function setup(project: TestProject): Promise<void> {
 }
 
 export async function teardown(): Promise<void> {
+  await stopRedis();
   await embedded?.stop();
 }

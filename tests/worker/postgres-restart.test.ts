@@ -6,6 +6,7 @@ import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from "../../li
 import { migrateDatabase } from "../../lib/db/migrate";
 import { createDatabaseIfMissing } from "../../lib/db/resolve";
 import { startLocalCluster, type LocalCluster } from "../../local/cluster";
+import { portOutsideEphemeralRange } from "../helpers/reserved-port";
 import { startWebServer } from "../helpers/server";
 import { pollingClient, scannedCount, startWorker, waitFor, type WorkerProcess } from "../helpers/worker";
 import { expectIndexMatchesLedger } from "./expected-index";
@@ -55,7 +56,7 @@ async function health(workerPort: number): Promise<{ role: string }> {
 
 beforeAll(async () => {
   rmSync(dataDir, { recursive: true, force: true });
-  port = await freePort();
+  port = await portOutsideEphemeralRange(); // started again on it while the worker's reconnects hammer it
   pg = await startEmbeddedPostgres({ dataDir, persistent: true, port });
   url = await createDatabaseIfMissing(pg.adminUrl, "offer_book_restart");
   await migrateDatabase(url);

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from "../../lib/db/embedded";
 import { startLocalCluster, type LocalCluster } from "../../local/cluster";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
+import { portOutsideEphemeralRange } from "../helpers/reserved-port";
 import { startWorker, waitFor, type WorkerProcess } from "../helpers/worker";
 
 // Every way the worker's start can fail that a person meets is one line on
@@ -69,7 +70,7 @@ describe("the worker's start", () => {
   });
 
   it("waits for an RPC that does not answer, saying so once, and once more when it answers", async () => {
-    const port = await freePort();
+    const port = await portOutsideEphemeralRange(); // the cluster listens there only after many refused connects
     const worker = startWorker({ DATABASE_URL: database.url, SOLANA_RPC_URL: `http://127.0.0.1:${port}`, PROGRAM_ID: PROGRAM.PROGRAM_ID, LOG_FORMAT: "json" });
     workers.push(worker);
     const failing = () => worker.output().split("\n").filter((l) => l.includes("failing") && l.includes(`127.0.0.1:${port}`));

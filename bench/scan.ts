@@ -100,11 +100,15 @@ for (const [index, size] of SIZES.entries()) {
 
   log(`building a ledger of ${size.toLocaleString()} transactions`);
   let started = Date.now();
-  const cluster = await startLocalCluster({ seed: "bench-scan", history: size, live: false });
+  const cluster = await startLocalCluster({ seed: "bench-scan", history: size, live: false, archiveHistory: true });
   const total = cluster.ledger.transactions.length;
   const expectedFills = cluster.expectedState().fills.length;
   const buildSeconds = (Date.now() - started) / 1000;
-  log(`ledger built in ${buildSeconds.toFixed(1)} s: ${total.toLocaleString()} transactions, ${expectedFills.toLocaleString()} fills`);
+  const heapMb = process.memoryUsage().heapUsed / 1e6;
+  log(
+    `ledger built in ${buildSeconds.toFixed(1)} s: ${total.toLocaleString()} transactions, ${expectedFills.toLocaleString()} fills; ` +
+      `cluster heap ${heapMb.toFixed(0)} MB, archive ${(cluster.ledger.archive.byteSize / 1e6).toFixed(0)} MB off the heap`,
+  );
 
   const live = index === 0 && LIVE_SECONDS > 0;
   const webPort = await freePort();

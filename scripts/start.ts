@@ -165,6 +165,7 @@ async function main(): Promise<void> {
       history,
       txPerSecond,
       live: true,
+      archiveHistory: true, // the demo's ledger grows for as long as it runs
     });
     cleanups.push(() => cluster.stop());
     Object.assign(shared, cluster.env, { LOCAL_DEMO_CLUSTER: "true" });

@@ -44,6 +44,13 @@ export interface LocalClusterOptions {
   treasury?: string;
   faults?: FaultConfig | null;
   behindSlots?: number;
+  /**
+   * Keep transactions past the undo window (512 slots) as bytes only, off the
+   * JS heap (archive.ts): a million-transaction ledger then serves at the cost
+   * of a small one. Their `signed` is null and their result keeps only err,
+   * fee, memo and effects. Default false.
+   */
+  archiveHistory?: boolean;
   /** Sign the history on a worker thread (faster for large histories). Default: when history >= 5000. */
   parallelSigning?: boolean;
   /**
@@ -128,7 +135,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     treasury: kept?.treasury ?? options.treasury,
   });
   const firstSlot = kept?.firstSlot ?? options.firstSlot ?? 250_000_000;
-  const ledger = new Ledger({ seed, programs: world.programs, firstSlot, genesisUnixMs, slotMs });
+  const ledger = new Ledger({ seed, programs: world.programs, firstSlot, genesisUnixMs, slotMs, archiveHistory: options.archiveHistory });
   world.installGenesis(ledger);
   const simulator = new Simulator(world, ledger, {
     seed,

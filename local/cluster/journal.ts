@@ -139,8 +139,7 @@ export function replayJournal(dataDir: string, ledger: Ledger): ReplayResult {
 }
 
 const slotLine = (slot: SlotRecord) => `s ${slot.slot}\n`;
-const transactionLine = (tx: LedgerTransaction) => {
-  const wire = tx.signed?.wire;
+const transactionLine = (tx: LedgerTransaction, wire: Uint8Array | null) => {
   if (!wire || wire.length === 0) throw new Error(`transaction ${tx.signature || "(unsigned)"} has no wire form to keep`);
   return `t ${Buffer.from(wire.buffer, wire.byteOffset, wire.byteLength).toString("base64")}\n`;
 };
@@ -164,7 +163,8 @@ export function writeJournal(dataDir: string, header: JournalHeader, ledger: Led
     for (const slot of ledger.slots.slice(1)) {
       chunk.push(slotLine(slot));
       for (let p = slot.firstPosition; p < slot.firstPosition + slot.transactionCount; p++) {
-        chunk.push(transactionLine(ledger.transactions[p] as LedgerTransaction));
+        const tx = ledger.transactions[p] as LedgerTransaction;
+        chunk.push(transactionLine(tx, ledger.wireOf(tx)));
       }
       if (chunk.length >= 2_000) flush();
     }
@@ -188,7 +188,7 @@ export class JournalWriter {
   constructor(dataDir: string, ledger: Ledger) {
     this.fd = openSync(ledgerPath(dataDir), "a");
     ledger.listeners.opened.push((slot) => this.push(slotLine(slot)));
-    ledger.listeners.appended.push((tx) => this.push(transactionLine(tx)));
+    ledger.listeners.appended.push((tx) => this.push(transactionLine(tx, ledger.wireOf(tx))));
     ledger.listeners.rolledBack.push((_removed, toSlot) => this.push(`r ${toSlot}\n`));
     ledger.listeners.pruned.push((beforeSlot) => this.push(`p ${beforeSlot}\n`));
   }

@@ -1,18 +1,13 @@
 import { createHash } from "node:crypto";
 import bs58 from "bs58";
-import { deriveHash } from "./keys";
-import {
-  type BlockContext,
-  type ExecutionResult,
-  executeTransaction,
-  type ProgramIds,
-  TransactionRejected,
-} from "./runtime";
+import { archiveTransaction, TransactionArchive } from "./archive";
+import { deriveHash, type LocalKeypair } from "./keys";
+import { type BlockContext, executeTransaction, type ProgramIds, TransactionRejected } from "./runtime";
+import type { Commitment, LedgerOptions, LedgerTransaction, SlotRecord } from "./ledger-types";
 import { type AccountRecord, AccountsState } from "./state";
 import { assembleWire, type CompiledMessage, serializeMessage, type SignedTransaction, verifySignatures } from "./wire";
-import type { LocalKeypair } from "./keys";
 
-export type Commitment = "processed" | "confirmed" | "finalized";
+export type { Commitment, LedgerOptions, LedgerTransaction, SlotRecord } from "./ledger-types";
 
 /** base58 as one flat string: base-x builds it a character at a time, which V8 keeps as a rope of ~70 nodes (2 KB, a quarter of the ledger). */
 const signatureText = (bytes: Uint8Array): string => Buffer.from(bs58.encode(bytes), "latin1").toString("latin1");
@@ -21,48 +16,6 @@ const signatureText = (bytes: Uint8Array): string => Buffer.from(bs58.encode(byt
 export const FINALITY_DEPTH = 32;
 /** Undo lists are kept this long, so a "behind" view or a rollback can look back past finality. */
 const UNDO_RETENTION_SLOTS = 512;
-
-export interface SlotRecord {
-  slot: number;
-  parentSlot: number;
-  blockTime: number;
-  blockhash: string;
-  blockHeight: number;
-  /** Position of the slot's first transaction in the ledger. */
-  firstPosition: number;
-  transactionCount: number;
-}
-
-export interface LedgerTransaction {
-  /** Order in the ledger: (slot, index in block). */
-  position: number;
-  signature: string;
-  slot: number;
-  blockTime: number;
-  /** Dropped by prune(): the heavy fields are released but the effects stay, for the expected state. */
-  pruned: boolean;
-  signed: SignedTransaction | null;
-  /** The serialized message, what the signatures sign. */
-  messageBytes: Uint8Array | null;
-  /** sha256 of the message, for duplicate detection. */
-  messageKey: string;
-  /** Set while the signatures are being made elsewhere (appendUnsigned). */
-  pendingSigners?: readonly LocalKeypair[];
-  result: ExecutionResult;
-  /** JSON of meta.err, shared by getSignaturesForAddress and getSignatureStatuses. */
-  errJson: string;
-  /** Every account the transaction references (static and loaded), for the address index. */
-  addresses: string[];
-}
-
-export interface LedgerOptions {
-  seed: string;
-  programs: ProgramIds;
-  firstSlot: number;
-  /** Unix ms of `firstSlot`'s block time. */
-  genesisUnixMs: number;
-  slotMs: number;
-}
 
 /**
  * The local cluster's chain: blocks of executed transactions, the accounts
@@ -82,6 +35,8 @@ export class Ledger {
   private finalizedSlotValue: number;
   /** Transactions before this position hold no undo list any more. */
   private undoReleasedBefore = 0;
+  readonly archive = new TransactionArchive();
+  private archivedBefore = 0;
   private forkId = 0;
   /** Slots the node pretends to lag behind its real tip. */
   behindSlots = 0;
@@ -140,6 +95,7 @@ export class Ledger {
     const record = this.pushSlot(slot);
     this.finalizedSlotValue = Math.max(this.finalizedSlotValue, this.slotBefore(slot - FINALITY_DEPTH));
     this.releaseUndo(slot - UNDO_RETENTION_SLOTS);
+    if (this.options.archiveHistory) this.archiveReleased();
     for (const listener of this.listeners.opened) listener(record);
     return record;
   }
@@ -181,6 +137,23 @@ export class Ledger {
       tx.result.undo = [];
       this.undoReleasedBefore++;
     }
+  }
+
+  /** Archives the signed transactions past the undo window: none of them can roll back, nor be sent again (their blockhash expired). */
+  private archiveReleased(): void {
+    for (; this.archivedBefore < this.undoReleasedBefore; this.archivedBefore++) {
+      const tx = this.transactions[this.archivedBefore] as LedgerTransaction;
+      if (tx.signature === "") return; // still on the signing thread
+      if (tx.pruned || tx.archived !== null) continue;
+      archiveTransaction(this.archive, tx);
+      this.seenMessages.delete(tx.messageKey);
+    }
+  }
+
+  /** The signed wire form, wherever it is kept; null once pruned. */
+  wireOf(tx: LedgerTransaction): Uint8Array | null {
+    if (tx.archived !== null) return this.archive.bytes(tx.archived, "wire");
+    return tx.signed?.wire ?? null;
   }
 
   // ---- transactions -------------------------------------------------------------------------
@@ -245,6 +218,8 @@ export class Ledger {
       pruned: false,
       signed: signed ?? { message, signatures: [], wire: new Uint8Array(0) },
       messageBytes: signed ? null : messageBytes,
+      version: message.version,
+      archived: null,
       messageKey,
       result,
       errJson: JSON.stringify(result.err),
@@ -357,6 +332,7 @@ export class Ledger {
       this.slots.pop();
     }
     this.undoReleasedBefore = Math.min(this.undoReleasedBefore, this.transactions.length);
+    this.archivedBefore = Math.min(this.archivedBefore, this.transactions.length);
     this.forkId++;
     removed.reverse();
     for (const listener of this.listeners.rolledBack) listener(removed, toSlot);

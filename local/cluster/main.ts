@@ -28,6 +28,7 @@ const cluster = await (async () => {
     txPerSecond: numberSetting("LOCALNET_TPS", 3),
     v0Share: numberSetting("LOCALNET_V0_SHARE", 0.2),
     live: true,
+    archiveHistory: true,
   });
 })().catch((error: unknown) => exitWithOneLine("localnet", error));
 

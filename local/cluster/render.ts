@@ -1,5 +1,6 @@
 import bs58 from "bs58";
-import type { LedgerTransaction } from "./ledger";
+import type { TransactionArchive } from "./archive";
+import type { LedgerTransaction } from "./ledger-types";
 
 /**
  * getTransaction results as JSON text, in the shape a Solana 2.x node sends
@@ -26,7 +27,9 @@ function innerInstructionsJson(tx: LedgerTransaction): string {
   );
 }
 
-export function metaJson(tx: LedgerTransaction): string {
+/** `archive`: where an archived transaction's forms are (archive.ts); null renders from its objects. */
+export function metaJson(tx: LedgerTransaction, archive: TransactionArchive | null): string {
+  if (archive && tx.archived !== null) return archive.text(tx.archived, "meta");
   const r = tx.result;
   const status = r.err === null ? `{"Ok":null}` : `{"Err":${tx.errJson}}`;
   return (
@@ -59,21 +62,29 @@ function messageJson(tx: LedgerTransaction): string {
   return `${json}}`;
 }
 
-function transactionJson(tx: LedgerTransaction, encoding: TransactionEncoding): string {
+export function transactionJson(tx: LedgerTransaction, encoding: TransactionEncoding, archive: TransactionArchive | null): string {
+  if (archive && tx.archived !== null) {
+    if (encoding === "json") return archive.text(tx.archived, "transaction");
+    return wireJson(archive.bytes(tx.archived, "wire"), encoding);
+  }
   const signed = tx.signed;
   if (!signed) throw new Error(`transaction ${tx.signature} was pruned`);
-  if (encoding === "base64") return `[${q(Buffer.from(signed.wire).toString("base64"))},"base64"]`;
-  if (encoding === "base58") return `[${q(bs58.encode(signed.wire))},"base58"]`;
+  if (encoding !== "json") return wireJson(signed.wire, encoding);
   // The first signature is the transaction's id, already in base58.
   const signatures = signed.signatures.map((s, i) => (i === 0 && tx.signature ? tx.signature : bs58.encode(s)));
   return `{"signatures":${quotedList(signatures)},"message":${messageJson(tx)}}`;
 }
 
+function wireJson(wire: Uint8Array, encoding: "base64" | "base58"): string {
+  if (encoding === "base64") return `[${q(Buffer.from(wire.buffer, wire.byteOffset, wire.byteLength).toString("base64"))},"base64"]`;
+  return `[${q(bs58.encode(wire))},"base58"]`;
+}
+
 /** The result of getTransaction; `version` is present only when the request set maxSupportedTransactionVersion. */
-export function transactionResultJson(tx: LedgerTransaction, encoding: TransactionEncoding, includeVersion: boolean): string {
-  const version = tx.signed?.message.version === 0 ? "0" : `"legacy"`;
+export function transactionResultJson(tx: LedgerTransaction, encoding: TransactionEncoding, includeVersion: boolean, archive: TransactionArchive): string {
+  const version = tx.version === 0 ? "0" : `"legacy"`;
   return (
-    `{"slot":${tx.slot},"transaction":${transactionJson(tx, encoding)},"meta":${metaJson(tx)},` +
+    `{"slot":${tx.slot},"transaction":${transactionJson(tx, encoding, archive)},"meta":${metaJson(tx, archive)},` +
     (includeVersion ? `"version":${version},` : "") +
     `"blockTime":${tx.blockTime}}`
   );

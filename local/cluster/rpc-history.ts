@@ -84,15 +84,15 @@ function getTransaction(ctx: RpcContext, params: unknown[]): RpcResult {
   if (maxVersion !== undefined && maxVersion !== null && maxVersion !== 0) {
     throw invalidParams(`Invalid params: unsupported maxSupportedTransactionVersion ${String(maxVersion)}`);
   }
-  if (!tx || tx.slot > ctx.ledger.visibleSlot(commitment) || !tx.signed) return null;
+  if (!tx || tx.slot > ctx.ledger.visibleSlot(commitment) || (!tx.signed && tx.archived === null)) return null;
   const versioned = maxVersion === 0;
-  if (!versioned && tx.signed.message.version === 0) {
+  if (!versioned && tx.version === 0) {
     throw new RpcError(
       -32015,
       'Transaction version (0) is not supported by the requesting client. Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": 0',
     );
   }
-  return new RawJson(transactionResultJson(tx, encoding, versioned));
+  return new RawJson(transactionResultJson(tx, encoding, versioned, ctx.ledger.archive));
 }
 
 function getSignatureStatuses(ctx: RpcContext, params: unknown[]): RpcResult {

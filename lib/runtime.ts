@@ -122,10 +122,10 @@ function feedChanges(): number | null {
   return changes;
 }
 
-export const route = createRoute({
+export const { route, revalidateBeforeRouting } = createRoute({
   limiter,
   trustProxy: () => env().TRUST_PROXY,
-  log: (error, request) => (isUnavailable(error) ? reportUnavailable(error, "database") : logger.error({ err: error, url: request.url }, "request failed")),
+  log: (error, url) => (isUnavailable(error) ? reportUnavailable(error, "database") : logger.error({ err: error, url }, "request failed")),
   observe: requestObserver(),
   rateLimited: () => webMetrics().rateLimited.inc(),
   feedChanges,

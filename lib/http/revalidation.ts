@@ -13,11 +13,18 @@ import { ifNoneMatchHits } from "./response";
  * every request runs the route, as before. A request's own Cache-Control is
  * not consulted: fetch() adds `no-cache` to every request that carries
  * If-None-Match, and the feed is this origin's own validation.
+ *
+ * One memo serves the process (on globalThis, like the metrics): the routes,
+ * in Next's bundles, remember their answers, and the web launcher looks a
+ * revalidation up before Next routes it (scripts/web-server.ts), so that a
+ * 304 costs a map look-up instead of a pass through the framework.
  */
 
 export interface Revalidated {
   etag: string;
   cache: string;
+  /** The route's pattern, for the metrics of an answer made without it. */
+  route: string;
 }
 
 interface Entry extends Revalidated {
@@ -53,7 +60,7 @@ export class RevalidationMemo {
       this.entries.delete(key);
       return undefined;
     }
-    return ifNoneMatchHits(ifNoneMatch, entry.etag) ? { etag: entry.etag, cache: entry.cache } : undefined;
+    return ifNoneMatchHits(ifNoneMatch, entry.etag) ? { etag: entry.etag, cache: entry.cache, route: entry.route } : undefined;
   }
 
   /** Keeps an answer made while the feed stood at `changes` (read before the route ran). */
@@ -64,4 +71,11 @@ export class RevalidationMemo {
     this.entries.set(key, { ...answer, changes, until: this.now() + seconds * 1000 });
     if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
   }
+}
+
+const holder = globalThis as typeof globalThis & { __offerBookRevalidation?: RevalidationMemo };
+
+/** The process's one memo, whichever bundle asks first. */
+export function processRevalidationMemo(): RevalidationMemo {
+  return (holder.__offerBookRevalidation ??= new RevalidationMemo(50_000));
 }

@@ -1,6 +1,6 @@
 import { ApiError } from "./errors";
 import { rateLimitHeaders, type RateDecision, type RateLimiter } from "./rate-limit";
-import { RevalidationMemo } from "./revalidation";
+import { processRevalidationMemo } from "./revalidation";
 import { bodyText, CACHE, CORS_ORIGIN, CORS_PREFLIGHT_HEADERS, ifNoneMatchHits, jsonResponse, strongEtag, type JsonBody } from "./response";
 
 export interface Reply {
@@ -12,7 +12,8 @@ export interface Reply {
 export interface RouteDeps {
   limiter(): RateLimiter;
   trustProxy(): boolean;
-  log(error: unknown, request: Request): void;
+  /** A failure worth a log line, with the request's URL (path and query). */
+  log(error: unknown, url: string): void;
   /** Called once per answered request: the route's pattern, its status and the time taken in seconds. */
   observe?(route: string, status: number, seconds: number): void;
   /** Called for each request refused by the budget. */
@@ -23,6 +24,11 @@ export interface RouteDeps {
    * running the route (./revalidation.ts).
    */
   feedChanges?(): number | null;
+}
+
+/** What the budget reads of a request: its headers (a fetch Request's, or the launcher's node:http ones). */
+export interface RequestHeaders {
+  get(name: string): string | null;
 }
 
 type Params = Record<string, string | string[] | undefined>;
@@ -84,7 +90,7 @@ function notModified(etag: string, cache: string, extra: Record<string, string> 
 export const CLIENT_ADDRESS_HEADER = "x-offer-book-client";
 
 /** The last x-forwarded-for hop: the one the nearest proxy appended. */
-function lastForwardedHop(request: Request): string | undefined {
+function lastForwardedHop(request: { headers: RequestHeaders }): string | undefined {
   const forwarded = request.headers.get("x-forwarded-for");
   if (!forwarded) return undefined;
   const comma = forwarded.lastIndexOf(",");
@@ -99,7 +105,7 @@ function lastForwardedHop(request: Request): string | undefined {
  * x-forwarded-for from the socket only when the client sent none, so the last
  * hop is the best left; `npm run web` always runs the launcher.
  */
-export function clientKey(request: Request, trustProxy: boolean): string {
+export function clientKey(request: { headers: RequestHeaders }, trustProxy: boolean): string {
   if (trustProxy) return lastForwardedHop(request) ?? request.headers.get(CLIENT_ADDRESS_HEADER) ?? "unknown";
   return request.headers.get(CLIENT_ADDRESS_HEADER) ?? lastForwardedHop(request) ?? "unknown";
 }
@@ -129,12 +135,16 @@ const methodNotAllowed: Handler = async (request) => {
  * Wraps a read handler into the methods of a /v1 route: GET and HEAD run it,
  * OPTIONS answers CORS preflight, everything else is 405. Every failure leaves
  * as the one JSON error shape; nothing below a route builds an error response.
+ * Also made here: the answer to a revalidation the process's memo vouches
+ * for, which the web launcher gives before Next routes the request.
  */
 export function createRoute(deps: RouteDeps) {
+  const memo = processRevalidationMemo();
+
   /** `pattern` names the route in metrics (e.g. "/v1/offers/[pda]"): bounded, unlike raw paths. */
-  return function route(pattern: string, handler: Handler) {
+  function route(pattern: string, handler: Handler) {
     const observe = deps.observe;
-    const answer = answerWith(handler);
+    const answer = answerWith(pattern, handler);
     const GET = async (request: Request, context: RouteContext): Promise<Response> => {
       if (!observe) return answer(request, context);
       const started = performance.now();
@@ -145,29 +155,35 @@ export function createRoute(deps: RouteDeps) {
     const OPTIONS = async (): Promise<Response> =>
       new Response(null, { status: 204, headers: PREFLIGHT_HEADERS });
     // Other methods spend the budget too (and so carry its headers): they are requests all the same.
-    const notAllowed = answerWith(methodNotAllowed);
+    const notAllowed = answerWith(pattern, methodNotAllowed);
     return { GET, HEAD: GET, OPTIONS, POST: notAllowed, PUT: notAllowed, PATCH: notAllowed, DELETE: notAllowed };
-  };
+  }
 
-  function answerWith(handler: Handler) {
-    const memo = new RevalidationMemo();
+  /** Takes one request off the client's budget: the headers saying what is left, and the 429 when it is spent. */
+  async function spend(headers: RequestHeaders, url: string): Promise<{ budget?: Record<string, string>; refused?: Response }> {
+    let decision: RateDecision | undefined;
+    try {
+      decision = await deps.limiter().take(clientKey({ headers }, deps.trustProxy()));
+    } catch (error) {
+      // The budget is a soft guard: if its store (Redis) is down, serve rather than refuse.
+      deps.log(error, url);
+    }
+    const budget = decision && rateLimitHeaders(decision);
+    if (!decision || decision.allowed) return { budget };
+    deps.rateLimited?.();
+    const refusal = new ApiError("rate_limited", "too many requests: slow down and retry after the delay given", undefined, {
+      "retry-after": String(decision.reset),
+    });
+    return { budget, refused: errorResponse(refusal, budget) };
+  }
+
+  function answerWith(pattern: string, handler: Handler) {
     return async (request: Request, context: RouteContext): Promise<Response> => {
       let budget: Record<string, string> | undefined;
       try {
-        let decision: RateDecision | undefined;
-        try {
-          decision = await deps.limiter().take(clientKey(request, deps.trustProxy()));
-        } catch (error) {
-          // The budget is a soft guard: if its store (Redis) is down, serve rather than refuse.
-          deps.log(error, request);
-        }
-        budget = decision && rateLimitHeaders(decision);
-        if (decision && !decision.allowed) {
-          deps.rateLimited?.();
-          throw new ApiError("rate_limited", "too many requests: slow down and retry after the delay given", undefined, {
-            "retry-after": String(decision.reset),
-          });
-        }
+        const spent = await spend(request.headers, request.url);
+        if (spent.refused) return spent.refused;
+        budget = spent.budget;
         const url = new URL(request.url);
         const key = url.pathname + url.search;
         // Read before the route runs: a change announced while it runs makes the answer unfit to vouch for.
@@ -181,17 +197,42 @@ export function createRoute(deps: RouteDeps) {
         const reply = await retryOnceIfUnavailable(() => handler(request, url, params));
         if (reply instanceof Response) return reply;
         const response = okResponse(request, reply, budget);
-        if (changes !== null && (reply.status ?? 200) === 200) memo.remember(key, { etag: response.headers.get("etag")!, cache: reply.cache }, changes);
+        if (changes !== null && (reply.status ?? 200) === 200) {
+          memo.remember(key, { etag: response.headers.get("etag")!, cache: reply.cache, route: pattern }, changes);
+        }
         return response;
       } catch (error) {
         if (error instanceof ApiError) return errorResponse(error, budget);
         if (isUnavailable(error)) {
-          deps.log(error, request);
+          deps.log(error, request.url);
           return errorResponse(new ApiError("unavailable", "the database is unreachable; try again shortly", undefined, { "retry-after": "5" }), budget);
         }
-        deps.log(error, request);
+        deps.log(error, request.url);
         return errorResponse(new ApiError("internal_error", "internal error"), budget);
       }
     };
   }
+
+  /**
+   * The 304 for a GET or HEAD of `target` (path and query) whose If-None-Match
+   * the memo vouches for, with the budget spent and the request observed as
+   * the route would; undefined, with nothing spent, when the route must
+   * answer. A 304 made here skips the framework's routing altogether.
+   */
+  async function revalidateBeforeRouting(method: string, target: string, headers: RequestHeaders): Promise<Response | undefined> {
+    if (method !== "GET" && method !== "HEAD") return undefined;
+    const ifNoneMatch = headers.get("if-none-match");
+    const changes = ifNoneMatch === null ? null : (deps.feedChanges?.() ?? null);
+    if (changes === null) return undefined;
+    const url = new URL(target, "http://localhost");
+    const unchanged = memo.lookup(url.pathname + url.search, ifNoneMatch!, changes);
+    if (!unchanged) return undefined;
+    const started = performance.now();
+    const spent = await spend(headers, target);
+    const response = spent.refused ?? notModified(unchanged.etag, unchanged.cache, spent.budget);
+    deps.observe?.(unchanged.route, response.status, (performance.now() - started) / 1000);
+    return response;
+  }
+
+  return { route, revalidateBeforeRouting };
 }

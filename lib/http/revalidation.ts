@@ -34,8 +34,16 @@ interface Entry extends Revalidated {
   until: number;
 }
 
+const reuseByPolicy = new Map<string, number>();
+
 /** The longest a cache may hand out an answer under this policy without a new one, in seconds; 0 for no-store/no-cache. */
 export function reuseSeconds(policy: string): number {
+  let seconds = reuseByPolicy.get(policy);
+  if (seconds === undefined) reuseByPolicy.set(policy, (seconds = parseReuseSeconds(policy))); // a handful of policies (CACHE)
+  return seconds;
+}
+
+function parseReuseSeconds(policy: string): number {
   if (/\b(no-store|no-cache|private)\b/.test(policy)) return 0;
   const directive = (name: string) => {
     const match = new RegExp(`\\b${name}=(\\d+)`).exec(policy);

@@ -1,6 +1,6 @@
 /**
  * The web process: Next.js (its documented custom-server API) behind
- * node:http, for two things `next start` cannot do:
+ * node:http, for what `next start` cannot do:
  *
  * - The request budget keys on the socket's address. `next start` only fills
  *   x-forwarded-for from the socket when the client sent none, so a client
@@ -10,15 +10,15 @@
  *   PROPFIND an empty 400) get the API's JSON 405 under /v1, as POST does.
  * - A path that is not valid percent-encoding (`/v1/offers/%ZZ`) made Next
  *   answer 500: it is a 400 here (JSON under /v1).
- *
  * - A revalidation (If-None-Match) of an answer that cannot have changed is
  *   answered 304 here, from the memo the routes keep (lib/http/revalidation.ts),
  *   with the budget spent and the request counted as the route would: a map
  *   look-up instead of a pass through Next's routing, which costs the most
- *   of a 304.
+ *   of a 304 (some 750 µs of CPU on Node 20 against 100-180 µs here).
  *
- * All are a property write and a few string comparisons per request; the
- * path is decoded only when it holds a `%`.
+ * The rest is a property write and a few string comparisons per request; the
+ * path is decoded only when it holds a `%`, the memo read only for a /v1
+ * request that carries If-None-Match.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import path from "node:path";

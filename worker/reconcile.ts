@@ -52,7 +52,14 @@ export async function reconcileOffers(sql: postgres.Sql, write: Lease["write"], 
     // A corrected row is a change like any other to the live feed.
     await appendOfferRows(tx, changed);
   });
-  // Only a correction is news; a routine check that found nothing is debug.
-  log[corrected ? "info" : "debug"]({ accounts: seen.length, corrected, slot: slot.toString() }, "reconciled offers with their accounts");
+  // Only a correction is news; a routine check that found nothing is debug. A
+  // row behind its account is most often one the scan has not reached yet
+  // (accounts are read at the newest slot), not a fault: the line says so.
+  log[corrected ? "info" : "debug"](
+    { accounts: seen.length, corrected, slot: slot.toString() },
+    corrected
+      ? "reconciled offers with their accounts: rows brought up to the accounts' state (ahead of the scan, or from before the history the RPC holds)"
+      : "reconciled offers with their accounts",
+  );
   return { seen: seen.length, corrected };
 }

@@ -28,7 +28,6 @@ import { env } from "../lib/env";
 import { CLIENT_ADDRESS_HEADER, type RequestHeaders } from "../lib/http/route";
 import { CORS_ORIGIN } from "../lib/http/response";
 import { requestObserver } from "../lib/metrics";
-import { revalidateBeforeRouting } from "../lib/runtime";
 import { exitWithOneLine, StartupError } from "../lib/startup-error";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -90,6 +89,8 @@ async function main(): Promise<void> {
   } catch (error) {
     exitWithOneLine("web", error); // lib/env.ts's list of bad variables, told on one line
   }
+  // After env() has been checked: the runtime makes its logger from it as it loads.
+  const { revalidateBeforeRouting } = await import("../lib/runtime");
   const port = config.PORT;
   // HOST, not HOSTNAME: shells set HOSTNAME to the machine's name.
   const host = process.env.HOST || undefined;

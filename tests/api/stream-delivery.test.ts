@@ -150,25 +150,27 @@ describe("stream delivery", () => {
       stalled.destroy();
     };
     // A stalled reader must not grow the server's memory, however many come. The RSS swings by
-    // hundreds of MB from one flood to the next with the collector's timing (423, 323, 477, 635,
-    // 336 MB in one run), and the heap first grows to its working size (Node 24's by about
-    // 290 MB over the first floods), so one sample against another proves nothing. After the
-    // warm-up, the floor (the lowest RSS) of four floods beside a stalled reader must not
-    // rise over that of the four before: memory kept after each stalled reader (its ~30 MB
-    // of frames) would lift it by some 120 MB.
+    // hundreds of MB from one flood to the next on Node 20 with the collector's timing (731, 418,
+    // 574, 341, 420, 546, 673, 350 MB in one run), while Node 24's heap climbs to its working size
+    // over the first floods (703, 803, 879, 882, ...) and may still step up by some 40 MB once
+    // settled (865, 907, 908, 910, ...), so one sample against another proves nothing. After four
+    // warm-up floods, eight beside a stalled reader: memory kept after each (its ~30 MB of
+    // frames) would lift the floor (lowest RSS) of the last four both above the peak of the first
+    // four and some 120 MB above their floor. The collector's swings keep it under that peak; a
+    // settling heap's step lifts it by less than 50 MB.
     const warm = await stream(server);
     await flood(events);
     await warm.waitForCount(events, 60_000);
     warm.close();
-    await floodBesideAStalledReader();
-    await floodBesideAStalledReader();
+    for (let round = 0; round < 4; round++) await floodBesideAStalledReader();
     const rss: number[] = [];
     for (let round = 0; round < 8; round++) {
       await floodBesideAStalledReader();
       rss.push(rssMb());
     }
-    const [before, after] = [Math.min(...rss.slice(0, 4)), Math.min(...rss.slice(4))];
-    console.log(`web RSS after each flood beside a stalled reader: ${rss.map((mb) => mb.toFixed(0)).join(", ")} MB; floor ${before.toFixed(0)} then ${after.toFixed(0)} MB`);
-    expect(after - before).toBeLessThan(25);
+    const [earlier, later] = [rss.slice(0, 4), rss.slice(4)];
+    console.log(`web RSS after each flood beside a stalled reader: ${rss.map((mb) => mb.toFixed(0)).join(", ")} MB`);
+    const climbing = Math.min(...later) > Math.max(...earlier) + 25 && Math.min(...later) > Math.min(...earlier) + 50;
+    expect(climbing, "the RSS kept climbing flood after flood").toBe(false);
   }, 180_000);
 });

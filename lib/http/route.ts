@@ -222,10 +222,11 @@ export function createRoute(deps: RouteDeps) {
   async function revalidateBeforeRouting(method: string, target: string, headers: RequestHeaders): Promise<Response | undefined> {
     if (method !== "GET" && method !== "HEAD") return undefined;
     const ifNoneMatch = headers.get("if-none-match");
-    const changes = ifNoneMatch === null ? null : (deps.feedChanges?.() ?? null);
+    if (ifNoneMatch === null) return undefined;
+    const changes = deps.feedChanges?.() ?? null;
     if (changes === null) return undefined;
     const url = new URL(target, "http://localhost");
-    const unchanged = memo.lookup(url.pathname + url.search, ifNoneMatch!, changes);
+    const unchanged = memo.lookup(url.pathname + url.search, ifNoneMatch, changes);
     if (!unchanged) return undefined;
     const started = performance.now();
     const spent = await spend(headers, target);

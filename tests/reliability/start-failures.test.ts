@@ -59,25 +59,24 @@ function expectOneLine(outcome: Outcome, program: string, ...parts: (string | Re
   expect(outcome.code).not.toBe(0);
 }
 
-function holdPort(): Promise<{ port: number; server: Server }> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.listen(0, "127.0.0.1", () => resolve({ port: (server.address() as { port: number }).port, server }));
-  });
-}
-
 function withDatabase(serverUrl: string, name: string): string {
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return url.toString();
 }
 
+/** A server listening on `port` (0: any free one), or undefined when the port is taken. */
 function listenOn(port: number): Promise<Server | undefined> {
   return new Promise((resolve) => {
     const server = createServer();
     server.once("error", () => resolve(undefined));
     server.listen(port, "127.0.0.1", () => resolve(server));
   });
+}
+
+async function holdPort(): Promise<{ port: number; server: Server }> {
+  const server = (await listenOn(0))!;
+  return { port: (server.address() as { port: number }).port, server };
 }
 
 /**

@@ -3,11 +3,11 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { Providers } from "@/components/data/providers";
 import { SiteHeader } from "@/components/layout/site-header";
-import { clusterGenesisHash } from "@/lib/cluster-genesis";
-import { env } from "@/lib/env";
-import { clusterKind } from "@/lib/ui/cluster";
-import type { ExplorerConfig } from "@/lib/ui/explorer";
-import { THEME_SCRIPT } from "@/lib/ui/theme";
+import { clusterGenesisHash } from "@/web/cluster-genesis";
+import { env } from "@/platform/env";
+import { clusterKind } from "@/client/cluster";
+import type { ExplorerConfig } from "@/client/explorer";
+import { THEME_SCRIPT } from "@/client/theme";
 import "./globals.css";
 
 export const metadata: Metadata = {

@@ -2,10 +2,10 @@ import { execFileSync } from "node:child_process";
 import path from "node:path";
 import postgres from "postgres";
 import { connect, disconnect } from "../lib/db/client";
-import { freePort, startEmbeddedPostgres } from "../lib/db/embedded";
+import { freePort, startEmbeddedPostgres } from "../platform/postgres/embedded";
 import { migrateDatabase } from "../lib/db/migrate";
-import { createDatabaseIfMissing } from "../lib/db/resolve";
-import { markLapsedOffers } from "../lib/store/offers";
+import { createDatabaseIfMissing } from "../platform/postgres/resolve";
+import { markLapsedOffers } from "../lib/db/writes/offers";
 import { FILLS, generate, OFFERS, PAYMENT_MINTS } from "./api-data";
 import { cpuSeconds, ensureBuild, load, log, ROOT, spawnServer, startNext, type Load } from "./harness";
 

@@ -1,14 +1,14 @@
 import { createServer, type Server } from "node:http";
 import type { Database } from "../lib/db/client";
-import { CANDLE_RESOLUTIONS, type CandleResolution } from "../lib/http/query-schemas";
-import { listCandles } from "../lib/queries/candles";
-import { listFills, listOfferFills } from "../lib/queries/fills";
-import { getOffer, listOffers } from "../lib/queries/offers";
-import { makerStats, protocolStats } from "../lib/queries/stats";
-import type { OfferStatus, Side } from "../lib/http/params";
+import { CANDLE_RESOLUTIONS, type CandleResolution } from "../web/http/query-schemas";
+import { listCandles } from "../lib/db/reads/candles";
+import { listFills, listOfferFills } from "../lib/db/reads/fills";
+import { getOffer, listOffers } from "../lib/db/reads/offers";
+import { makerStats, protocolStats } from "../lib/db/reads/stats";
+import type { OfferStatus, Side } from "../web/http/params";
 
 // The yardstick: node:http and the postgres driver running the very same
-// lib/queries functions, with no framework, validation or rate limit around them.
+// lib/db/reads functions, with no framework, validation or rate limit around them.
 
 const opt = (q: URLSearchParams, k: string) => q.get(k) ?? undefined;
 const num = (q: URLSearchParams, k: string, d: number) => (q.has(k) ? Number(q.get(k)) : d);

@@ -41,7 +41,7 @@ export function spawnServer(
   });
 }
 
-/** The web as `npm run web` runs it: Next.js behind scripts/web-server.ts, in one process, on the given Node binary. */
+/** The web as `npm run web` runs it: Next.js behind web/launcher.ts, in one process, on the given Node binary. */
 export const startNext = (port: number, env: Record<string, string>, node = process.execPath) =>
   spawnServer(
     [path.join(ROOT, "scripts/web.mjs")],

@@ -2,9 +2,9 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
 import path from "node:path";
 import postgres from "postgres";
-import { freePort, startEmbeddedPostgres } from "../lib/db/embedded";
+import { freePort, startEmbeddedPostgres } from "../platform/postgres/embedded";
 import { migrateDatabase } from "../lib/db/migrate";
-import { createDatabaseIfMissing } from "../lib/db/resolve";
+import { createDatabaseIfMissing } from "../platform/postgres/resolve";
 import { startLocalCluster } from "../local/cluster";
 import { ensureBuild, log, ROOT, spawnServer, startNext } from "./harness";
 

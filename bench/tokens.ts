@@ -1,8 +1,8 @@
 import path from "node:path";
 import postgres from "postgres";
-import { freePort, startEmbeddedPostgres } from "../lib/db/embedded";
+import { freePort, startEmbeddedPostgres } from "../platform/postgres/embedded";
 import { migrateDatabase } from "../lib/db/migrate";
-import { createDatabaseIfMissing } from "../lib/db/resolve";
+import { createDatabaseIfMissing } from "../platform/postgres/resolve";
 import { startTokenStandin, syntheticTokens } from "../local/tokens";
 import { ensureBuild, load, ROOT, startNext } from "./harness";
 

@@ -3,7 +3,7 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import postgres from "postgres";
 import { connect, disconnect } from "../lib/db/client";
-import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from "../lib/db/embedded";
+import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from "../platform/postgres/embedded";
 import { migrateDatabase } from "../lib/db/migrate";
 import { startTokenStandin } from "../local/tokens";
 import { addressOf } from "../tests/helpers/fixtures";

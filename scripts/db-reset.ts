@@ -1,10 +1,10 @@
 import { createInterface } from "node:readline/promises";
 import { connect, disconnect } from "../lib/db/client";
 import { migrateDatabase } from "../lib/db/migrate";
-import { resolveDatabase } from "../lib/db/resolve";
-import { env } from "../lib/env";
-import { exitWithOneLine, StartupError } from "../lib/startup-error";
-import { describeChain, emptyIndex, readChainIdentity } from "../lib/store";
+import { resolveDatabase } from "../platform/postgres/resolve";
+import { env } from "../platform/env";
+import { exitWithOneLine, StartupError } from "../platform/startup-error";
+import { describeChain, emptyIndex, readChainIdentity } from "../lib/db/writes";
 
 // `npm run db:reset -- --yes`: empties the index (offers, fills, aggregates,
 // checkpoint, recorded chain) of whichever database is in use, so a worker

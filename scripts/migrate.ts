@@ -1,8 +1,8 @@
-import { databaseStartupError } from "../lib/db/connect-error";
+import { databaseStartupError } from "../platform/postgres/connect-error";
 import { migrateDatabase } from "../lib/db/migrate";
-import { resolveDatabase } from "../lib/db/resolve";
-import { env } from "../lib/env";
-import { exitWithOneLine } from "../lib/startup-error";
+import { resolveDatabase } from "../platform/postgres/resolve";
+import { env } from "../platform/env";
+import { exitWithOneLine } from "../platform/startup-error";
 
 // `npm run db:migrate`: applies drizzle/ to DATABASE_URL, or to the embedded
 // cluster of this checkout. Any failure is one line and a non-zero exit.

@@ -1,8 +1,8 @@
 // `npm run web`: the Next.js server behind a small node:http launcher
-// (scripts/web-server.ts), bundled and run in this process (see run-bundled.mjs).
+// (web/launcher.ts), bundled and run in this process (see run-bundled.mjs).
 import { runBundled } from "./run-bundled.mjs";
 
 // As `next start` does: the production server, whatever the shell says.
 process.env.NODE_ENV = "production";
 
-await runBundled("scripts/web-server.ts", "web");
+await runBundled("web/launcher.ts", "web");

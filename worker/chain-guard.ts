@@ -1,6 +1,6 @@
 import type postgres from "postgres";
-import { StartupError, exitWithOneLine } from "../lib/startup-error";
-import { ensureChainIdentity } from "../lib/store";
+import { StartupError, exitWithOneLine } from "../platform/startup-error";
+import { ensureChainIdentity } from "../lib/db/writes";
 import type { ProgramRpc } from "./rpc";
 
 /** The worker's exit code when it refuses to write (another chain, or no migrations): restarting it cannot help. */

@@ -1,5 +1,5 @@
-import type { DecodedTransaction } from "../lib/scanner/decode";
-import type { FeedChange, NewFill } from "../lib/store";
+import type { DecodedTransaction } from "../lib/program/transaction-decoder";
+import type { FeedChange, NewFill } from "../lib/db/writes";
 
 /**
  * A batch's changes for the live feed, in chain order: each transaction's

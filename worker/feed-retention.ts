@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type postgres from "postgres";
-import { pruneFeed } from "../lib/store";
+import { pruneFeed } from "../lib/db/writes";
 
 const PRUNE_EVERY_MS = 60_000;
 const PRUNE_BATCH = 1000;

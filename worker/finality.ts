@@ -14,7 +14,7 @@ import {
   unfinalizedUpTo,
   writeCheckpoint,
   type Revocation,
-} from "../lib/store";
+} from "../lib/db/writes";
 import type { Lease } from "./leader-lock";
 import type { ProgramRpc } from "./rpc";
 

@@ -1,5 +1,5 @@
 import { createServer } from "node:http";
-import { exitWithOneLine, StartupError } from "../lib/startup-error";
+import { exitWithOneLine, StartupError } from "../platform/startup-error";
 import type { WorkerMetrics } from "./metrics";
 
 export interface HealthView {

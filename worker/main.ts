@@ -1,10 +1,10 @@
 import { connect, disconnect } from "../lib/db/client";
-import { databaseStartupError } from "../lib/db/connect-error";
-import { embeddedDatabaseUrl } from "../lib/db/embedded-url";
-import { env as readEnv, type ServerEnv } from "../lib/env";
-import { createLogger } from "../lib/log";
-import { solanaWebsocketUrl } from "../lib/solana-ws-url";
-import { exitWithOneLine, oneLine, StartupError } from "../lib/startup-error";
+import { databaseStartupError } from "../platform/postgres/connect-error";
+import { embeddedDatabaseUrl } from "../platform/postgres/embedded-url";
+import { env as readEnv, type ServerEnv } from "../platform/env";
+import { createLogger } from "../platform/log";
+import { solanaWebsocketUrl } from "../lib/rpc/ws-url";
+import { exitWithOneLine, oneLine, StartupError } from "../platform/startup-error";
 import { pruneFeedEvery } from "./feed-retention";
 import { serveHealth } from "./health-server";
 import { refuseAnotherChain } from "./chain-guard";
@@ -12,7 +12,7 @@ import { acquireLeadership } from "./leader-lock";
 import { createWorkerMetrics } from "./metrics";
 import { createOutageLog } from "./outage";
 import { createProgramRpc } from "./rpc";
-import { runScanner, type ScannerState } from "./scanner";
+import { runScanner, type ScannerState } from "./scan-loop";
 import { startWakeup } from "./wakeup";
 
 // npm run worker: follows PROGRAM_ID on SOLANA_RPC_URL and writes offers,

@@ -1,5 +1,5 @@
 import type { OfferAccount } from "../lib/program";
-import type { NewOffer } from "../lib/store";
+import type { NewOffer } from "../lib/db/writes";
 
 /** An offer row as its account said at `slot` (for offers whose create the scan never saw). */
 export function offerRowFromAccount(pda: string, offer: OfferAccount, slot: bigint): NewOffer {

@@ -1,5 +1,5 @@
 import type { Logger } from "pino";
-import { oneLine } from "../lib/startup-error";
+import { oneLine } from "../platform/startup-error";
 
 /**
  * Tells people about a dependency that fails (the database, the RPC) without a

@@ -1,7 +1,7 @@
 import type { Logger } from "pino";
 import type postgres from "postgres";
 import { decodeOfferAccount } from "../lib/program";
-import { appendOfferRows, applyAccountSnapshot, insertOffers, touchOffers, type NewOffer } from "../lib/store";
+import { appendOfferRows, applyAccountSnapshot, insertOffers, touchOffers, type NewOffer } from "../lib/db/writes";
 import { offerRowFromAccount } from "./offer-row";
 import type { Lease } from "./leader-lock";
 import type { ProgramRpc } from "./rpc";

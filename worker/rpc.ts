@@ -2,7 +2,7 @@ import { Connection, PublicKey, type Commitment } from "@solana/web3.js";
 import bs58 from "bs58";
 import type { Logger } from "pino";
 import { OFFER_ACCOUNT_DISCRIMINATOR, OFFER_ACCOUNT_SIZE, OFFER_FIELD_OFFSETS, stateToByte } from "../lib/program";
-import { assertRawTransaction, type RawTransaction } from "../lib/scanner/raw-transaction";
+import { assertRawTransaction, type RawTransaction } from "../lib/program/raw-transaction";
 import { BatchRefusedError, createJsonRpc, TRANSIENT_RPC_CODES, type JsonRpcReply } from "./json-rpc";
 import { retryKind, type WorkerMetrics } from "./metrics";
 import type { OutageLog } from "./outage";

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
-import type { Checkpoint } from "../lib/store";
-import { NotYetAvailableError, type SignatureRef } from "./apply";
+import type { Checkpoint } from "../lib/db/writes";
+import { NotYetAvailableError, type SignatureRef } from "./batch";
 import { sleep } from "./rate-budget";
 import type { ProgramRpc, SignatureInfo } from "./rpc";
 

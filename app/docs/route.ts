@@ -1,8 +1,8 @@
-import { DOCS_CSP, docsPage } from "@/lib/http/docs";
+import { DOCS_CSP, docsPage } from "@/web/http/docs";
 
 export const dynamic = "force-dynamic";
 
-// The API reference (lib/http/docs.ts): a route handler of its own, so the
+// The API reference (web/http/docs.ts): a route handler of its own, so the
 // renderer loads on this page only, never in the explorer's bundles.
 export function GET(): Response {
   return new Response(docsPage(), {

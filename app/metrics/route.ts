@@ -1,11 +1,11 @@
 import { connectionsByState } from "@/lib/db/readiness";
-import { scrape } from "@/lib/metrics";
-import { database, WEB_APPLICATION_NAME } from "@/lib/runtime";
-import { env } from "@/lib/env";
+import { scrape } from "@/platform/metrics";
+import { database, WEB_APPLICATION_NAME } from "@/web/services";
+import { env } from "@/platform/env";
 
 export const dynamic = "force-dynamic";
 
-/** Prometheus exposition of this web process (lib/metrics.ts). */
+/** Prometheus exposition of this web process (platform/metrics.ts). */
 export async function GET(): Promise<Response> {
   const { contentType, text } = await scrape({
     poolMax: env().DATABASE_POOL_SIZE,

@@ -1,5 +1,5 @@
-import { CACHE } from "@/lib/http/response";
-import { route } from "@/lib/runtime";
+import { CACHE } from "@/web/http/response";
+import { route } from "@/web/services";
 
 export const dynamic = "force-dynamic";
 

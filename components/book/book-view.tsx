@@ -3,8 +3,8 @@
 import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useMemo } from "react";
-import { spread } from "@/lib/ui/price";
-import type { FillList, Offer, OfferList } from "@/lib/ui/types";
+import { spread } from "@/client/price";
+import type { FillList, Offer, OfferList } from "@/client/types";
 import { useBookSide, useCandles, useFills } from "../data/queries";
 import { useLiveFeed } from "../live/live-provider";
 import { useToken } from "../data/tokens";

@@ -3,8 +3,8 @@
 import Link from "next/link";
 import { useRouter } from "next/navigation";
 import type { ReactNode } from "react";
-import { depthPercent } from "@/lib/ui/price";
-import type { Offer } from "@/lib/ui/types";
+import { depthPercent } from "@/client/price";
+import type { Offer } from "@/client/types";
 import { EmptyState } from "../ui/states";
 import { tdRight, th, thRight } from "../ui/panel";
 import { OfferPrice, TokenAmount } from "../ui/token";

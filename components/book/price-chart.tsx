@@ -3,8 +3,8 @@
 import { useEffect, useRef } from "react";
 import { formatDecimal, parseDecimal } from "@/lib/program/decimal";
 import { formatUnits } from "@/lib/program/units";
-import { chartNumber } from "@/lib/ui/price";
-import type { Candle, Token } from "@/lib/ui/types";
+import { chartNumber } from "@/client/price";
+import type { Candle, Token } from "@/client/types";
 
 export interface ChartPoint {
   time: number;

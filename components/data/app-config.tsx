@@ -1,7 +1,7 @@
 "use client";
 
 import { createContext, useContext, type ReactNode } from "react";
-import { DEFAULT_EXPLORER_CONFIG, type ExplorerConfig } from "@/lib/ui/explorer";
+import { DEFAULT_EXPLORER_CONFIG, type ExplorerConfig } from "@/client/explorer";
 
 // What the server knows about this deployment (the cluster), handed to the client once.
 const AppConfigContext = createContext<ExplorerConfig>(DEFAULT_EXPLORER_CONFIG);

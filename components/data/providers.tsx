@@ -2,7 +2,7 @@
 
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
-import type { ExplorerConfig } from "@/lib/ui/explorer";
+import type { ExplorerConfig } from "@/client/explorer";
 import { LiveProvider } from "../live/live-provider";
 import { AppConfigProvider } from "./app-config";
 

@@ -1,15 +1,15 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { api, type FillQuery } from "@/lib/ui/api";
-import { POLL_MS } from "@/lib/ui/refresh";
+import { api, type FillQuery } from "@/client/api";
+import { POLL_MS } from "@/client/refresh";
 import { usePollInterval } from "../live/live-status";
-import type { FillList, MakerStats, Market, Offer, OfferFillList, OfferList, OfferStatus, ProtocolStats, Trending } from "@/lib/ui/types";
+import type { FillList, MakerStats, Market, Offer, OfferFillList, OfferList, OfferStatus, ProtocolStats, Trending } from "@/client/types";
 
 // Every live query of the UI. Each starts from the server's first render
 // (initialData, so nothing refetches on mount). The page's stream
 // (components/live) merges changes in; while it is not live, each query polls
-// at its endpoint's cache lifetime (lib/ui/refresh.ts), as the fallback.
+// at its endpoint's cache lifetime (client/refresh.ts), as the fallback.
 // Polling pauses in background tabs.
 
 const seeded = <T,>(initial: T | undefined) => (initial === undefined ? {} : { initialData: initial, initialDataUpdatedAt: Date.now() });

@@ -2,9 +2,9 @@
 
 import { useQuery, type QueryClient } from "@tanstack/react-query";
 import { createContext, useContext, useMemo, type ReactNode } from "react";
-import { createTokenBatcher } from "@/lib/ui/api";
-import { TOKEN_STALE_MS } from "@/lib/ui/refresh";
-import type { Token } from "@/lib/ui/types";
+import { createTokenBatcher } from "@/client/api";
+import { TOKEN_STALE_MS } from "@/client/refresh";
+import type { Token } from "@/client/types";
 
 // Token metadata: what the server resolved for the first render seeds each
 // mint's query; mints that appear later (live rows) are fetched in batches.

@@ -3,7 +3,7 @@
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { PaymentMintOptions } from "../ui/payment-mint-options";
-import { fillsHref, unixToUtcInput, utcInputToUnix, type FillFilterValues } from "@/lib/ui/fill-filters";
+import { fillsHref, unixToUtcInput, utcInputToUnix, type FillFilterValues } from "@/client/fill-filters";
 
 const input =
   "h-9 w-full rounded-lg border border-line bg-panel px-3 text-sm outline-none placeholder:text-muted focus:border-accent focus:ring-2 focus:ring-accent/30";

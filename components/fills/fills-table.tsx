@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useState } from "react";
-import type { Fill } from "@/lib/ui/types";
+import type { Fill } from "@/client/types";
 import { Address } from "../ui/address";
 import { EmptyState } from "../ui/states";
 import { td, tdRight, th, thRight } from "../ui/panel";

@@ -3,9 +3,9 @@
 import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useMemo, useState } from "react";
-import { fillsHref, type FillFilterValues, type ParsedFilters } from "@/lib/ui/fill-filters";
-import { fillsCsv } from "@/lib/ui/fills-csv";
-import type { FillList, Token } from "@/lib/ui/types";
+import { fillsHref, type FillFilterValues, type ParsedFilters } from "@/client/fill-filters";
+import { fillsCsv } from "@/client/fills-csv";
+import type { FillList, Token } from "@/client/types";
 import { useFills } from "../data/queries";
 import { useLiveFeed } from "../live/live-provider";
 import { fetchTokens } from "../data/tokens";

@@ -3,11 +3,11 @@
 import { useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
-import { api, ApiRequestError } from "@/lib/ui/api";
-import { explorerUrl } from "@/lib/ui/explorer";
-import { POLL_MS } from "@/lib/ui/refresh";
-import { resolveSearch, type SearchLookups } from "@/lib/ui/search";
-import type { Market } from "@/lib/ui/types";
+import { api, ApiRequestError } from "@/client/api";
+import { explorerUrl } from "@/client/explorer";
+import { POLL_MS } from "@/client/refresh";
+import { resolveSearch, type SearchLookups } from "@/client/search";
+import type { Market } from "@/client/types";
 import { useAppConfig } from "../data/app-config";
 
 /** A mint, a symbol, a wallet or an offer address: looked up against the index, then opened. */

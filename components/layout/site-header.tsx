@@ -1,5 +1,5 @@
 import Link from "next/link";
-import { CLUSTER_LABELS, type ClusterKind } from "@/lib/ui/cluster";
+import { CLUSTER_LABELS, type ClusterKind } from "@/client/cluster";
 import { LiveIndicator } from "../live/live-indicator";
 import { WalletButton } from "../wallet/wallet-button";
 import { NavLinks } from "./nav-links";

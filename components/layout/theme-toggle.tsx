@@ -2,7 +2,7 @@
 
 import { useSyncExternalStore } from "react";
 
-// The theme lives on <html class="dark">, set before first paint by THEME_SCRIPT (lib/ui/theme.ts).
+// The theme lives on <html class="dark">, set before first paint by THEME_SCRIPT (client/theme.ts).
 
 
 const listeners = new Set<() => void>();

@@ -1,14 +1,14 @@
 "use client";
 
 import type { Query, QueryClient, QueryKey } from "@tanstack/react-query";
-import type { FillQuery } from "@/lib/ui/api";
-import type { LiveEvent } from "@/lib/ui/live-events";
-import { dropSignature, mergeBookOffer, mergeFill, mergeMakerOffer, mergeOfferFill } from "@/lib/ui/live-merge";
-import { POLL_MS } from "@/lib/ui/refresh";
-import type { FillList, OfferFillList, OfferList, OfferStatus, Side } from "@/lib/ui/types";
+import type { FillQuery } from "@/client/api";
+import type { LiveEvent } from "@/client/live-events";
+import { dropSignature, mergeBookOffer, mergeFill, mergeMakerOffer, mergeOfferFill } from "@/client/live-merge";
+import { POLL_MS } from "@/client/refresh";
+import type { FillList, OfferFillList, OfferList, OfferStatus, Side } from "@/client/types";
 
 // The stream's events applied to the React Query caches of components/data/queries.ts:
-// lists are merged in place (lib/ui/live-merge.ts); aggregates that the client
+// lists are merged in place (client/live-merge.ts); aggregates that the client
 // cannot compute (markets, protocol and maker stats, a pair's candles) are refetched when shown,
 // at once and then at most once per their cache lifetime however many events
 // arrive (a sooner fetch could only get the browser's cached copy).

@@ -1,6 +1,6 @@
 "use client";
 
-import type { LiveStatus } from "@/lib/ui/live-connection";
+import type { LiveStatus } from "@/client/live-connection";
 import { useLiveStatus } from "./live-status";
 
 // Whether the page is live: shown only on pages that follow the stream.

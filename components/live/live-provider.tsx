@@ -2,8 +2,8 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { createContext, useContext, useEffect, useState, type ReactNode } from "react";
-import { LiveConnection } from "@/lib/ui/live-connection";
-import { filterKey, streamPath, type LiveFilter } from "@/lib/ui/live-events";
+import { LiveConnection } from "@/client/live-connection";
+import { filterKey, streamPath, type LiveFilter } from "@/client/live-events";
 import { LiveCache } from "./live-cache";
 import { setLiveStatus } from "./live-status";
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { useSyncExternalStore } from "react";
-import type { LiveStatus } from "@/lib/ui/live-connection";
+import type { LiveStatus } from "@/client/live-connection";
 
 // The page stream's status, one value for the whole tab: the indicator shows
 // it and every query hook reads it to poll only while the stream is not live.

@@ -1,8 +1,8 @@
 "use client";
 
 import Link from "next/link";
-import { groupThousands } from "@/lib/ui/format";
-import { OFFER_STATUSES as STATUS_TABS, type FillList, type MakerStats, type OfferList, type OfferStatus } from "@/lib/ui/types";
+import { groupThousands } from "@/client/format";
+import { OFFER_STATUSES as STATUS_TABS, type FillList, type MakerStats, type OfferList, type OfferStatus } from "@/client/types";
 import { useFills, useMakerOffers, useMakerStats } from "../data/queries";
 import { useLiveFeed } from "../live/live-provider";
 import { FillsTable } from "../fills/fills-table";

@@ -2,8 +2,8 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import { spread } from "@/lib/ui/price";
-import type { Market } from "@/lib/ui/types";
+import { spread } from "@/client/price";
+import type { Market } from "@/client/types";
 import { useMarkets } from "../data/queries";
 import { useLiveFeed } from "../live/live-provider";
 import { useToken } from "../data/tokens";

@@ -1,7 +1,7 @@
 "use client";
 
-import { groupThousands } from "@/lib/ui/format";
-import type { ProtocolStats } from "@/lib/ui/types";
+import { groupThousands } from "@/client/format";
+import type { ProtocolStats } from "@/client/types";
 import { useStats } from "../data/queries";
 import { TokenAmount, TokenSymbol } from "../ui/token";
 

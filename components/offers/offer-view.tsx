@@ -3,8 +3,8 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { offerTotal } from "@/lib/program/pricing";
-import { utcTime } from "@/lib/ui/format";
-import type { Fill, Offer, OfferFillList } from "@/lib/ui/types";
+import { utcTime } from "@/client/format";
+import type { Fill, Offer, OfferFillList } from "@/client/types";
 import { useOffer, useOfferFills } from "../data/queries";
 import { useLiveFeed } from "../live/live-provider";
 import { useToken } from "../data/tokens";

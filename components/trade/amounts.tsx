@@ -1,7 +1,7 @@
 "use client";
 
 import { formatUnits, paymentMintInfo } from "@/lib/program";
-import { shortAddress } from "@/lib/ui/format";
+import { shortAddress } from "@/client/format";
 import { useToken } from "../data/tokens";
 
 /** A mint's symbol: the token provider's, the payment mint table's, or a short address. */

@@ -17,8 +17,8 @@ import {
   previewCreate,
   type CreatePreview,
 } from "@/lib/program";
-import { unixNow } from "@/lib/ui/offer-terms";
-import type { ConnectedWallet } from "@/lib/ui/wallet-session";
+import { unixNow } from "@/client/offer-terms";
+import type { ConnectedWallet } from "@/client/wallet-session";
 import { useAppConfig } from "../data/app-config";
 import { PaymentMintOptions } from "../ui/payment-mint-options";
 import { type ActionPlan, ActionFlow } from "./action-flow";

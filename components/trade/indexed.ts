@@ -1,4 +1,4 @@
-import { api, ApiRequestError } from "@/lib/ui/api";
+import { api, ApiRequestError } from "@/client/api";
 
 /**
  * Whether the indexer has caught up with a confirmed change to these offers:

@@ -3,9 +3,9 @@
 import { PublicKey } from "@solana/web3.js";
 import { useState } from "react";
 import { offerActions } from "@/lib/program";
-import { api } from "@/lib/ui/api";
-import type { OfferStatus } from "@/lib/ui/types";
-import type { ConnectedWallet } from "@/lib/ui/wallet-session";
+import { api } from "@/client/api";
+import type { OfferStatus } from "@/client/types";
+import type { ConnectedWallet } from "@/client/wallet-session";
 import { useAppConfig } from "../data/app-config";
 import { type ActionPlan, ActionFlow } from "./action-flow";
 import { ExactAmount, SummaryRow } from "./amounts";

@@ -3,8 +3,8 @@
 import { PublicKey } from "@solana/web3.js";
 import { useEffect, useState } from "react";
 import { formatUnits, type OfferActions, offerActions } from "@/lib/program";
-import type { Offer } from "@/lib/ui/types";
-import type { ConnectedWallet } from "@/lib/ui/wallet-session";
+import type { Offer } from "@/client/types";
+import type { ConnectedWallet } from "@/client/wallet-session";
 import { useAppConfig } from "../data/app-config";
 import { ActionFlow } from "./action-flow";
 import { chainNow, connectionFor, readOffer } from "./chain";

@@ -10,7 +10,7 @@ import {
   unitsFromSimulation,
   withComputeUnitLimit,
 } from "@/lib/program";
-import type { ConnectedWallet } from "@/lib/ui/wallet-session";
+import type { ConnectedWallet } from "@/client/wallet-session";
 
 // An action's transactions from plan to `confirmed`: packed, simulated
 // (nothing is sent when a simulation fails), re-budgeted to the units the

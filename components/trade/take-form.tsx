@@ -3,9 +3,9 @@
 import { PublicKey } from "@solana/web3.js";
 import { useState } from "react";
 import { formatUnits, previewTake, previewTakeRaw, takeBounds, takeInstructions } from "@/lib/program";
-import { offerTermsOf, unixNow } from "@/lib/ui/offer-terms";
-import type { Offer } from "@/lib/ui/types";
-import type { ConnectedWallet } from "@/lib/ui/wallet-session";
+import { offerTermsOf, unixNow } from "@/client/offer-terms";
+import type { Offer } from "@/client/types";
+import type { ConnectedWallet } from "@/client/wallet-session";
 import { useAppConfig } from "../data/app-config";
 import { type ActionPlan, ActionFlow } from "./action-flow";
 import { ExactAmount, SummaryRow, useMintSymbol } from "./amounts";

@@ -2,8 +2,8 @@
 
 import dynamic from "next/dynamic";
 import { type ReactNode, useEffect, useState } from "react";
-import type { Offer } from "@/lib/ui/types";
-import { type ConnectedWallet, requestWalletConnect } from "@/lib/ui/wallet-session";
+import type { Offer } from "@/client/types";
+import { type ConnectedWallet, requestWalletConnect } from "@/client/wallet-session";
 import { useWalletSession } from "../wallet/use-wallet-session";
 
 // The only trading code in a page's first load: buttons that ask for a wallet

@@ -2,9 +2,9 @@
 
 import Link from "next/link";
 import { useState } from "react";
-import { formatCount, formatPercent, formatUsd } from "@/lib/ui/format";
-import { sortTrending, type TrendingSortKey } from "@/lib/ui/trending-sort";
-import type { Trending } from "@/lib/ui/types";
+import { formatCount, formatPercent, formatUsd } from "@/client/format";
+import { sortTrending, type TrendingSortKey } from "@/client/trending-sort";
+import type { Trending } from "@/client/types";
 import { useTrending } from "../data/queries";
 import { Address } from "../ui/address";
 import { td, tdRight, th } from "../ui/panel";

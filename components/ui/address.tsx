@@ -1,8 +1,8 @@
 "use client";
 
 import Link from "next/link";
-import { explorerUrl } from "@/lib/ui/explorer";
-import { shortAddress } from "@/lib/ui/format";
+import { explorerUrl } from "@/client/explorer";
+import { shortAddress } from "@/client/format";
 import { useAppConfig } from "../data/app-config";
 import { CopyButton } from "./copy-button";
 

@@ -1,4 +1,4 @@
-import { formatAmount, displayDecimal, groupThousands } from "@/lib/ui/format";
+import { formatAmount, displayDecimal, groupThousands } from "@/client/format";
 
 /** A raw token amount shown in whole tokens; the exact value and the raw units are in the tooltip. */
 export function Amount({ raw, decimals, symbol, className = "" }: { raw: string; decimals: number | null | undefined; symbol?: string; className?: string }) {

@@ -1,4 +1,4 @@
-import type { OfferStatus, Side } from "@/lib/ui/types";
+import type { OfferStatus, Side } from "@/client/types";
 
 const STATUS_STYLE: Record<OfferStatus, string> = {
   open: "bg-bid/15 text-bid ring-bid/30",

@@ -1,6 +1,6 @@
 "use client";
 
-import { countdown, relativeTime, utcTime } from "@/lib/ui/format";
+import { countdown, relativeTime, utcTime } from "@/client/format";
 import { useNow } from "../data/clock";
 
 /** "3 min ago", with the UTC time in the tooltip (and as the text until the page is interactive). */

@@ -2,9 +2,9 @@
 
 import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
-import { shortAddress } from "@/lib/ui/format";
-import { fillPrice, offerPrice, rawPrice } from "@/lib/ui/price";
-import type { ScaledPrice, Token } from "@/lib/ui/types";
+import { shortAddress } from "@/client/format";
+import { fillPrice, offerPrice, rawPrice } from "@/client/price";
+import type { ScaledPrice, Token } from "@/client/types";
 import { Amount, Price } from "./amount";
 import { useToken } from "../data/tokens";
 

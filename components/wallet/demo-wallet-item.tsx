@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import type { DemoCluster } from "@/lib/ui/demo-wallet";
+import type { DemoCluster } from "@/client/demo-wallet";
 
 /**
  * "Create demo wallet" in the wallet menu (local demo cluster only): one click
@@ -15,7 +15,7 @@ export function CreateDemoWallet({ cluster, onCreated, separated }: { cluster: D
   async function create() {
     setState({ busy: true, error: null });
     try {
-      const { createDemoWallet } = await import("@/lib/ui/demo-wallet");
+      const { createDemoWallet } = await import("@/client/demo-wallet");
       const { problems } = await createDemoWallet(cluster);
       setState({ busy: false, error: null });
       onCreated(problems);
@@ -48,6 +48,6 @@ export function CreateDemoWallet({ cluster, onCreated, separated }: { cluster: D
 
 /** Registers this browser's earlier demo wallet for the chain, so the adapter can reconnect it (its code loads only when one exists). */
 export async function restoreStoredDemoWallet(cluster: DemoCluster): Promise<void> {
-  const { restoreDemoWallet } = await import("@/lib/ui/demo-wallet");
+  const { restoreDemoWallet } = await import("@/client/demo-wallet");
   restoreDemoWallet(cluster);
 }

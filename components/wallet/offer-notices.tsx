@@ -3,11 +3,11 @@
 import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
 import { createPortal } from "react-dom";
-import { api } from "@/lib/ui/api";
-import { formatAmount } from "@/lib/ui/format";
-import { LiveConnection } from "@/lib/ui/live-connection";
-import { streamPath } from "@/lib/ui/live-events";
-import { emptyNoticeState, noteFill, noteOffer, noticeText, rememberOffers, type NoticeState, type OfferNotice } from "@/lib/ui/offer-notices";
+import { api } from "@/client/api";
+import { formatAmount } from "@/client/format";
+import { LiveConnection } from "@/client/live-connection";
+import { streamPath } from "@/client/live-events";
+import { emptyNoticeState, noteFill, noteOffer, noticeText, rememberOffers, type NoticeState, type OfferNotice } from "@/client/offer-notices";
 import { tokenLabel, useToken } from "../data/tokens";
 
 // A connected wallet hears about its own offers: its own stream (maker = the

@@ -1,11 +1,11 @@
 "use client";
 
 import { useSyncExternalStore } from "react";
-import { getWalletSession, subscribeWalletSession, type WalletSessionState } from "@/lib/ui/wallet-session";
+import { getWalletSession, subscribeWalletSession, type WalletSessionState } from "@/client/wallet-session";
 
 const UNLOADED: WalletSessionState = { status: "unloaded" };
 
-/** The connected wallet, whichever component holds the adapter (see lib/ui/wallet-session). */
+/** The connected wallet, whichever component holds the adapter (see client/wallet-session). */
 export function useWalletSession(): WalletSessionState {
   return useSyncExternalStore(subscribeWalletSession, getWalletSession, () => UNLOADED);
 }

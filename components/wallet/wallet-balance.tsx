@@ -1,8 +1,8 @@
 "use client";
 
 import { useEffect, useState } from "react";
-import { formatAmount } from "@/lib/ui/format";
-import { lamportsOf } from "@/lib/ui/json-rpc";
+import { formatAmount } from "@/client/format";
+import { lamportsOf } from "@/lib/rpc/json-rpc";
 
 const SOL_DECIMALS = 9;
 

@@ -2,7 +2,7 @@
 
 import dynamic from "next/dynamic";
 import { useEffect, useState } from "react";
-import { onWalletConnectRequest } from "@/lib/ui/wallet-session";
+import { onWalletConnectRequest } from "@/client/wallet-session";
 
 // The wallet adapter (and web3.js under it) is large; it loads when the user
 // asks to connect, or after the page is idle when a wallet was connected

@@ -4,11 +4,11 @@ import { WalletReadyState, type WalletError, type WalletName } from "@solana/wal
 import { useWallet, WalletProvider } from "@solana/wallet-adapter-react";
 import Link from "next/link";
 import { useEffect, useMemo, useRef, useState } from "react";
-import { demoWalletOffered } from "@/lib/ui/cluster";
-import type { DemoCluster } from "@/lib/ui/demo-wallet";
-import { DEMO_WALLET_NAME, hasDemoKey } from "@/lib/ui/demo-wallet/stored-key";
-import { shortAddress } from "@/lib/ui/format";
-import { publishWalletSession } from "@/lib/ui/wallet-session";
+import { demoWalletOffered } from "@/client/cluster";
+import type { DemoCluster } from "@/client/demo-wallet";
+import { DEMO_WALLET_NAME, hasDemoKey } from "@/client/demo-wallet/stored-key";
+import { shortAddress } from "@/client/format";
+import { publishWalletSession } from "@/client/wallet-session";
 import { useAppConfig } from "../data/app-config";
 import { CreateDemoWallet, restoreStoredDemoWallet } from "./demo-wallet-item";
 import { AlertsToggle, OfferNotices } from "./offer-notices";

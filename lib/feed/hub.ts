@@ -1,5 +1,5 @@
 import type postgres from "postgres";
-import { FEED_CHANNEL } from "../store/feed";
+import { FEED_CHANNEL } from "../db/writes/feed";
 import { matches, type FeedEvent, type FeedFilter } from "./events";
 import { newestId, PAGE_SIZE, readAfter } from "./log";
 

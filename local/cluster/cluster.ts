@@ -7,7 +7,7 @@ import { PubSub } from "./pubsub";
 import { listenBoth, PubSubServer } from "./pubsub-server";
 import type { RpcContext } from "./rpc";
 import { type AdminRoutes, RpcServer, type ServerStats } from "./server";
-import { ACTIVITY_KINDS, type ActivityKind, Simulator } from "./simulator";
+import { ACTIVITY_KINDS, type ActivityKind, Simulator } from "./demo-traders";
 import { parseWireTransaction } from "./wire";
 import { World } from "./world";
 

@@ -1,6 +1,6 @@
 import type { OfferAccount } from "../../lib/program";
 import type { Ledger } from "./ledger";
-import type { FillRecord } from "./runtime";
+import type { FillRecord } from "./transaction-executor";
 
 export interface ExpectedOffer {
   address: string;

@@ -3,8 +3,8 @@ export { startLocalCluster, type LocalCluster, type LocalClusterOptions, type Ro
 export { expectedState, expectedStateJson, type ExpectedOffer, type ExpectedState } from "./expected";
 export { FAULT_KINDS, type FaultConfig, type FaultKind } from "./faults";
 export { FINALITY_DEPTH, Ledger, type Commitment, type LedgerTransaction, type SlotRecord } from "./ledger";
-export type { FillRecord, ProgramEffect, ProgramIds, TransactionError } from "./runtime";
-export { ACTIVITY_KINDS, type ActivityKind, Simulator } from "./simulator";
+export type { FillRecord, ProgramEffect, ProgramIds, TransactionError } from "./transaction-executor";
+export { ACTIVITY_KINDS, type ActivityKind, Simulator } from "./demo-traders";
 export { ALL_LOCAL_MINTS, LOCAL_PAYMENT_MINTS, LOCAL_TOKEN_MINTS, type LocalMint } from "./tokens";
 export { World } from "./world";
 export { API_VERSION } from "./rpc";

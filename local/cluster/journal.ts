@@ -1,6 +1,6 @@
 import { closeSync, existsSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, renameSync, writeSync } from "node:fs";
 import path from "node:path";
-import { StartupError } from "../../lib/startup-error";
+import { StartupError } from "../../platform/startup-error";
 import type { Ledger, LedgerTransaction, SlotRecord } from "./ledger";
 import { readWireTransaction } from "./wire-read";
 

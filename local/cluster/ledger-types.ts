@@ -1,5 +1,5 @@
 import type { LocalKeypair } from "./keys";
-import type { ExecutionResult, ProgramIds } from "./runtime";
+import type { ExecutionResult, ProgramIds } from "./transaction-executor";
 import type { SignedTransaction } from "./wire";
 
 /** The local cluster's ledger: its blocks, transactions and options (ledger.ts). */

@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import bs58 from "bs58";
 import { archiveTransaction, TransactionArchive } from "./archive";
 import { deriveHash, type LocalKeypair } from "./keys";
-import { type BlockContext, executeTransaction, type ProgramIds, TransactionRejected } from "./runtime";
+import { type BlockContext, executeTransaction, type ProgramIds, TransactionRejected } from "./transaction-executor";
 import type { Commitment, LedgerOptions, LedgerTransaction, SlotRecord } from "./ledger-types";
 import { type AccountRecord, AccountsState } from "./state";
 import { assembleWire, type CompiledMessage, serializeMessage, type SignedTransaction, verifySignatures } from "./wire";

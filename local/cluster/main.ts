@@ -1,6 +1,6 @@
-import { numberSetting } from "../../lib/number-setting";
-import { requireFreePort } from "../../lib/ports";
-import { exitWithOneLine } from "../../lib/startup-error";
+import { numberSetting } from "../../platform/number-setting";
+import { requireFreePort } from "../../platform/ports";
+import { exitWithOneLine } from "../../platform/startup-error";
 import { startLocalCluster } from "./cluster";
 
 /**

@@ -18,7 +18,7 @@ import type { MarketView } from "./market-view";
 import { offerOf } from "./offer-cache";
 import { cachedOfferAddress } from "./pda-cache";
 import type { Prng } from "./prng";
-import { COMPUTE_BUDGET_PROGRAM, MEMO_PROGRAM, ROUTER_ROUTE_TAKES, TransactionRejected } from "./runtime";
+import { COMPUTE_BUDGET_PROGRAM, MEMO_PROGRAM, ROUTER_ROUTE_TAKES, TransactionRejected } from "./transaction-executor";
 import type { LocalMint } from "./tokens";
 import { compileMessage, fromWeb3Instruction, type InstructionLike, signMessage } from "./wire";
 import type { World } from "./world";

@@ -1,6 +1,6 @@
 import { VersionedMessage } from "@solana/web3.js";
 import { base58Param, commitmentOf, configAt, type Handler, invalidParams, type RpcContext, type RpcResult, withContext } from "./rpc-params";
-import { computeBudget, LAMPORTS_PER_SIGNATURE } from "./runtime";
+import { computeBudget, LAMPORTS_PER_SIGNATURE } from "./transaction-executor";
 import { assembleWire, parseWireTransaction } from "./wire";
 
 /** The fee methods wallets ask before sending: a message's fee, and recent priority fees. */

@@ -3,8 +3,8 @@ import { FaucetRefusal } from "./faucet";
 import { accountJson, decimalsAt } from "./rpc-accounts";
 import { describeInstructionError } from "./frame";
 import { base58Param, configAt, type Handler, invalidParams, type RpcContext, RpcError, type RpcResult, withContext } from "./rpc-params";
-import { type TransactionError, TransactionRejected } from "./runtime";
-import { type SimulationOutcome, simulateMessage } from "./simulate";
+import { type TransactionError, TransactionRejected } from "./transaction-executor";
+import { type SimulationOutcome, simulateMessage } from "./simulate-transaction";
 import { parseWireTransaction, type SignedTransaction, verifySignatures } from "./wire";
 
 /**

@@ -6,7 +6,7 @@ import { ASSOCIATED_TOKEN_PROGRAM, associatedTokenAddress } from "./ata-program"
 import { FAUCET_LAMPORTS, faucetKeypair, mintAuthorityKeypair } from "./faucet";
 import { deriveKeypair, type LocalKeypair } from "./keys";
 import type { Ledger } from "./ledger";
-import { COMPUTE_BUDGET_PROGRAM, LOOKUP_TABLE_PROGRAM, MEMO_PROGRAM, type ProgramIds } from "./runtime";
+import { COMPUTE_BUDGET_PROGRAM, LOOKUP_TABLE_PROGRAM, MEMO_PROGRAM, type ProgramIds } from "./transaction-executor";
 import { rentExemptLamports } from "./state";
 import { ALL_LOCAL_MINTS, encodeLookupTable, encodeMint, encodeTokenAccount, type LocalMint, tokenProgramAddress } from "./tokens";
 import type { LookupTableAccount } from "./wire";

@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
-import { numberSetting } from "../../lib/number-setting";
-import { requireFreePort } from "../../lib/ports";
-import { exitWithOneLine } from "../../lib/startup-error";
+import { numberSetting } from "../../platform/number-setting";
+import { requireFreePort } from "../../platform/ports";
+import { exitWithOneLine } from "../../platform/startup-error";
 import type { TokenSpec } from "./data";
 import { startTokenStandin } from "./server";
 

@@ -1,8 +1,8 @@
 import { readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
-import { isPostgresProcess, readPostmasterPid } from "../../lib/db/postmaster";
-import type { Logger } from "../../lib/log";
-import { StartupError } from "../../lib/startup-error";
+import { isPostgresProcess, readPostmasterPid } from "../../platform/postgres/postmaster";
+import type { Logger } from "../../platform/log";
+import { StartupError } from "../../platform/startup-error";
 
 /**
  * One `npm start` per checkout. `.data/start.json` holds the running one's

@@ -1,7 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import type { Logger } from "../../lib/log";
+import type { Logger } from "../../platform/log";
 
 /**
  * Runs the parts of `npm start` (worker, web) as child processes and keeps

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { priceString } from "../../lib/program/pricing";
-import { insertOffer, recordFills, recordScannedTransaction, undoTransaction, type NewFill, type NewOffer } from "../../lib/store";
+import { insertOffer, recordFills, recordScannedTransaction, undoTransaction, type NewFill, type NewOffer } from "../../lib/db/writes";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 import { addressOf, fillFixture, offerFixture, signatureOf, USDC, USDT } from "../helpers/fixtures";
 import { PRICE_CASES } from "../helpers/price-cases";

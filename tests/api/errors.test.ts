@@ -1,6 +1,6 @@
 import bs58 from "bs58";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../../lib/db/embedded";
+import { freePort } from "../../platform/postgres/embedded";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 import { addressOf } from "../helpers/fixtures";
 import { earlyInBudgetWindow, startWebServer, type WebServer } from "../helpers/server";

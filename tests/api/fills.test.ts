@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertOffer, recordFill, type NewFill, type NewOffer } from "../../lib/store";
+import { insertOffer, recordFill, type NewFill, type NewOffer } from "../../lib/db/writes";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 import { addressOf, fillFixture, offerFixture, signatureOf, USDC, USDT } from "../helpers/fixtures";
 import { startWebServer, type WebServer } from "../helpers/server";

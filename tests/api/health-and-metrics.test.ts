@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../../lib/db/embedded";
+import { freePort } from "../../platform/postgres/embedded";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 import { earlyInBudgetWindow, startWebServer, type WebServer } from "../helpers/server";
 

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { appendChanges, insertOffer, recordFill } from "../../lib/store";
+import { appendChanges, insertOffer, recordFill } from "../../lib/db/writes";
 import { REDIS_URL } from "../tokens/helpers/service";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 import { addressOf, fillFixture, offerFixture } from "../helpers/fixtures";

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { endOffer, insertOffer, markLapsedOffers, recordFill, type NewFill, type NewOffer } from "../../lib/store";
+import { endOffer, insertOffer, markLapsedOffers, recordFill, type NewFill, type NewOffer } from "../../lib/db/writes";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 import { addressOf, fillFixture, offerFixture, signatureOf } from "../helpers/fixtures";
 import { startWebServer, type WebServer } from "../helpers/server";

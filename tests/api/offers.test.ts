@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { endOffer, insertOffer, type NewOffer } from "../../lib/store";
+import { endOffer, insertOffer, type NewOffer } from "../../lib/db/writes";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 import { addressOf, offerFixture, USDC, USDT, WSOL } from "../helpers/fixtures";
 import { startWebServer, type WebServer } from "../helpers/server";

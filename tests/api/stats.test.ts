@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fills as fillsTable, offers as offersTable } from "../../lib/db/schema";
-import { endOffer, insertOffer, recordFill, type NewFill, type NewOffer } from "../../lib/store";
+import { endOffer, insertOffer, recordFill, type NewFill, type NewOffer } from "../../lib/db/writes";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 import { addressOf, fillFixture, offerFixture, signatureOf, USDC, WSOL } from "../helpers/fixtures";
 import { startWebServer, type WebServer } from "../helpers/server";

@@ -2,7 +2,7 @@ import net from "node:net";
 import { readFileSync } from "node:fs";
 import type postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { appendChanges, insertOffers, recordFills, type FeedChange } from "../../lib/store";
+import { appendChanges, insertOffers, recordFills, type FeedChange } from "../../lib/db/writes";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 import { addressOf, fillFixture, offerFixture } from "../helpers/fixtures";
 import { startWebServer, type WebServer } from "../helpers/server";

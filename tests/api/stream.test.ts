@@ -14,7 +14,7 @@ import {
   undoTransaction,
   type NewFill,
   type NewOffer,
-} from "../../lib/store";
+} from "../../lib/db/writes";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 import { addressOf, fillFixture, offerFixture, signatureOf, USDC, USDT } from "../helpers/fixtures";
 import { startWebServer, type WebServer } from "../helpers/server";

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertOffer, recordFills } from "../../lib/store";
-import { ApiRequestError, createApi } from "../../lib/ui/api";
+import { insertOffer, recordFills } from "../../lib/db/writes";
+import { ApiRequestError, createApi } from "../../client/api";
 import { startTokenStandin, type TokenStandin } from "../../local/tokens";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 import { addressOf, fillFixture, offerFixture, USDC } from "../helpers/fixtures";
 import { startWebServer, type WebServer } from "../helpers/server";
 
-// The UI's /v1 client (lib/ui/api.ts: openapi-fetch typed from the OpenAPI
+// The UI's /v1 client (client/api.ts: openapi-fetch typed from the OpenAPI
 // document) against the production server over real HTTP and PostgreSQL:
 // each call gets the body the endpoint sends, its queries arrive as the API
 // reads them, and error answers become ApiRequestError with the API's code.

@@ -2,7 +2,7 @@ import { appendFileSync, mkdtempSync, readFileSync, rmSync, statSync } from "nod
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { StartupError } from "../../lib/startup-error";
+import { StartupError } from "../../platform/startup-error";
 import { expectedStateJson, type LocalCluster, startLocalCluster } from "../../local/cluster";
 import { ledgerPath } from "../../local/cluster/journal";
 import { parseWireTransaction } from "../../local/cluster/wire";

@@ -3,7 +3,7 @@ import { Connection, Keypair, type Logs, TransactionInstruction, TransactionMess
 import WebSocket from "ws";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type LocalCluster, startLocalCluster } from "../../local/cluster";
-import { MEMO_PROGRAM } from "../../local/cluster/runtime";
+import { MEMO_PROGRAM } from "../../local/cluster/transaction-executor";
 
 // The local cluster's PubSub WebSocket, driven by @solana/web3.js's own
 // Connection (onLogs, onSignature, onSlotChange, confirmTransaction): what it

@@ -3,8 +3,8 @@ import { createCloseAccountInstruction, createSyncNativeInstruction } from "@sol
 import { ComputeBudgetProgram, Connection, Keypair, PublicKey, SendTransactionError, SystemProgram, Transaction } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { decodeOfferAccount, takeAmounts } from "../../lib/program";
-import { decodeTransaction } from "../../lib/scanner/decode";
-import type { RawTransaction } from "../../lib/scanner/raw-transaction";
+import { decodeTransaction } from "../../lib/program/transaction-decoder";
+import type { RawTransaction } from "../../lib/program/raw-transaction";
 import { type LocalCluster, startLocalCluster } from "../../local/cluster";
 import { airdrop, ata, createAta, JUP, type MadeOffer, makeSellOffer, rpcCall, sendAndConfirm, takeInstruction, tokenAirdrop, USDC, versioned, WSOL } from "./wallet-helpers";
 

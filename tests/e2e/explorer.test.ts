@@ -4,11 +4,11 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { humanPrice, formatUnits } from "../../lib/program/units";
 import { takeAmounts } from "../../lib/program/pricing";
-import { appendChanges, recordFill } from "../../lib/store";
+import { appendChanges, recordFill } from "../../lib/db/writes";
 import { startTokenStandin, type TokenStandin } from "../../local/tokens";
-import { parseCsv } from "../../lib/ui/csv";
-import { displayDecimal, formatAmount } from "../../lib/ui/format";
-import { FILL_CSV_HEADER } from "../../lib/ui/fills-csv";
+import { parseCsv } from "../../client/csv";
+import { displayDecimal, formatAmount } from "../../client/format";
+import { FILL_CSV_HEADER } from "../../client/fills-csv";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 import { addressOf, signatureOf, USDC } from "../helpers/fixtures";
 import { startWebServer, type WebServer } from "../helpers/server";
@@ -18,7 +18,7 @@ import { BONK, DECIMALS, JUP, MAKER_A, MAKER_B, MYSTERY, offerByLabel, seedExplo
 import { injectStandardWallet, TEST_WALLET_NAME } from "./wallet";
 
 // The explorer UI in Debian's Chromium against `next start` on a fresh
-// database seeded through lib/store, the token stand-in, and the local-cluster
+// database seeded through lib/db/writes, the token stand-in, and the local-cluster
 // flag. Every number checked against the /v1 API the page polls.
 // Screenshots of every page (desktop and phone, dark and light) go to test-results/e2e/.
 

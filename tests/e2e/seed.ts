@@ -1,7 +1,7 @@
 import type postgres from "postgres";
 import { parseUnits } from "../../lib/program/units";
 import { exactSizeStep, scaledPriceFromHuman, takeAmounts } from "../../lib/program/pricing";
-import { endOffer, insertOffer, recordFill, type NewOffer } from "../../lib/store";
+import { endOffer, insertOffer, recordFill, type NewOffer } from "../../lib/db/writes";
 import { addressOf, signatureOf, USDC, USDT, WSOL } from "../helpers/fixtures";
 
 // A small, realistic market for the browser tests and for development:
@@ -80,7 +80,7 @@ function roundUpTo(value: bigint, step: bigint): bigint {
   return ((value + step - 1n) / step) * step;
 }
 
-/** Writes the seed through lib/store, as the worker would. `now` fixes "the last 24 hours". */
+/** Writes the seed through lib/db/writes, as the worker would. `now` fixes "the last 24 hours". */
 export async function seedExplorer(sql: postgres.Sql, now = Date.now()): Promise<Seeded> {
   const offers: SeededOffer[] = [];
   let slot = 1_000n;

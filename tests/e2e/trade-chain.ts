@@ -9,7 +9,7 @@ import {
   takeInstructions,
   TOKEN_PROGRAM_ADDRESS,
 } from "../../lib/program";
-import { jsonRpc, waitConfirmed } from "../../lib/ui/json-rpc";
+import { jsonRpc, waitConfirmed } from "../../lib/rpc/json-rpc";
 import type { LocalCluster } from "../../local/cluster";
 
 // The test side of the trading suite: what it reads from the cluster to

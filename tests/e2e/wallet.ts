@@ -2,7 +2,7 @@ import { ed25519 } from "@noble/curves/ed25519";
 import { Keypair, VersionedTransaction } from "@solana/web3.js";
 import bs58 from "bs58";
 import type { BrowserContext, Page } from "playwright-core";
-import { jsonRpc } from "../../lib/ui/json-rpc";
+import { jsonRpc } from "../../lib/rpc/json-rpc";
 
 // Wallet Standard wallets injected into a page before any page script runs,
 // as a browser extension would: they answer the app's

@@ -1,6 +1,6 @@
 import { Ajv2020, type ValidateFunction } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
-import { openApiDocument } from "../../lib/http/openapi/document";
+import { openApiDocument } from "../../web/http/openapi/document";
 
 // The contract test: every JSON answer the API suites receive through
 // WebServer.json is checked against the OpenAPI document's schema for its

@@ -1,7 +1,7 @@
 import bs58 from "bs58";
 import { createHash } from "node:crypto";
-import type { NewOffer } from "../../lib/store";
-import type { NewFill } from "../../lib/store";
+import type { NewOffer } from "../../lib/db/writes";
+import type { NewFill } from "../../lib/db/writes";
 
 /** A deterministic base58 address (32 bytes) for a label, so failures name the same keys each run. */
 export function addressOf(label: string): string {

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { isPortFree } from "../../lib/ports";
+import { isPortFree } from "../../platform/ports";
 
 // A port chosen now and listened on later (by another process, or after a
 // client has been retrying it) must not come from the kernel's ephemeral

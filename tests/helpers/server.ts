@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
-import { freePort } from "../../lib/db/embedded";
+import { freePort } from "../../platform/postgres/embedded";
 import { checkContract } from "./contract";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -33,7 +33,7 @@ async function waitUntilServing(baseUrl: string, child: ChildProcess, output: ()
   throw new Error(`the web server did not answer within 60 s:\n${output()}`);
 }
 
-/** The production web server (`npm run web`: Next.js behind scripts/web-server.ts) as its own process, on a free port. */
+/** The production web server (`npm run web`: Next.js behind web/launcher.ts) as its own process, on a free port. */
 export async function startWebServer(env: Record<string, string>): Promise<WebServer> {
   const port = await freePort();
   const child = spawn(process.execPath, [WEB_LAUNCHER], {

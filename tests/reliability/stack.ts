@@ -1,9 +1,9 @@
 import { appendFileSync, rmSync } from "node:fs";
 import path from "node:path";
 import postgres from "postgres";
-import { startEmbeddedPostgres, type EmbeddedDatabase } from "../../lib/db/embedded";
+import { startEmbeddedPostgres, type EmbeddedDatabase } from "../../platform/postgres/embedded";
 import { migrateDatabase } from "../../lib/db/migrate";
-import { createDatabaseIfMissing } from "../../lib/db/resolve";
+import { createDatabaseIfMissing } from "../../platform/postgres/resolve";
 import { LOCAL_TOKEN_MINTS, startLocalCluster, type LocalCluster } from "../../local/cluster";
 import { startTokenStandin, type TokenStandin } from "../../local/tokens";
 import { startWebServer, type WebServer } from "../helpers/server";

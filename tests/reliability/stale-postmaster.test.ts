@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { clearStalePostmasterPid, isPostgresProcess } from "../../lib/db/postmaster";
+import { clearStalePostmasterPid, isPostgresProcess } from "../../platform/postgres/postmaster";
 
 // A postmaster.pid left by a kill -9 names a pid that is dead, or (in a
 // container, soon) reused by another process: PostgreSQL would then refuse to

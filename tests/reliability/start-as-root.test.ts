@@ -4,7 +4,7 @@ import { chmodSync, mkdtempSync, readlinkSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { freePort } from "../../lib/db/embedded";
+import { freePort } from "../../platform/postgres/embedded";
 import { portOutsideEphemeralRange } from "../helpers/reserved-port";
 
 // Root running `npm start` from a checkout in a 0700 directory (a clone under

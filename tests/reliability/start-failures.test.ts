@@ -3,9 +3,9 @@ import { existsSync, rmSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { freePort } from "../../lib/db/embedded";
+import { freePort } from "../../platform/postgres/embedded";
 import { portOutsideEphemeralRange } from "../helpers/reserved-port";
-import { isPostgresProcess, readPostmasterPid } from "../../lib/db/postmaster";
+import { isPostgresProcess, readPostmasterPid } from "../../platform/postgres/postmaster";
 
 // The start failures a person meets, each through the real command: one line
 // on stderr naming the cause and the fix, a non-zero exit, never a stack.

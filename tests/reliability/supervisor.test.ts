@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { Logger } from "../../lib/log";
+import type { Logger } from "../../platform/log";
 import { Supervisor } from "../../scripts/start/supervisor";
 
 // npm start's supervisor over real child processes: a part that dies is

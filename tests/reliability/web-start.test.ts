@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import net from "node:net";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { freePort } from "../../lib/db/embedded";
+import { freePort } from "../../platform/postgres/embedded";
 
 const LAUNCHER = path.resolve(import.meta.dirname, "../../scripts/web.mjs");
 

@@ -11,7 +11,7 @@ import {
   recordFills,
   recordScannedTransaction,
   undoTransaction,
-} from "../../lib/store";
+} from "../../lib/db/writes";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 import { addressOf, fillFixture, offerFixture, signatureOf, USDC, USDT } from "../helpers/fixtures";
 

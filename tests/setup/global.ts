@@ -2,7 +2,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { startEmbeddedPostgres, type EmbeddedDatabase } from "../../lib/db/embedded";
+import { startEmbeddedPostgres, type EmbeddedDatabase } from "../../platform/postgres/embedded";
 import { provideTestRedis } from "./redis";
 
 declare module "vitest" {

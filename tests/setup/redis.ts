@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { Socket } from "node:net";
-import { freePort } from "../../lib/db/embedded";
+import { freePort } from "../../platform/postgres/embedded";
 
 // The suites that share budgets and the token cache between instances need a
 // Redis. The machine's at 127.0.0.1:6379 when it answers (or TEST_REDIS_URL);

@@ -1,7 +1,7 @@
 import Redis from "ioredis";
 import { describe, expect, it } from "vitest";
 import { randomBytes } from "node:crypto";
-import { fallbackRateLimiter, memoryRateLimiter, redisRateLimiter } from "../../lib/http/rate-limit";
+import { fallbackRateLimiter, memoryRateLimiter, redisRateLimiter } from "../../web/http/rate-limit";
 import { REDIS_URL } from "./helpers/service";
 
 // The web's per-client request budget, configured for Redis, with Redis at a

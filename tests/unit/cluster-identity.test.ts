@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { PAYMENT_MINTS } from "../../lib/program/constants";
-import { clusterKind, demoWalletOffered, GENESIS_HASHES } from "../../lib/ui/cluster";
-import { demoFundingPlan, unpricedTokenMints } from "../../lib/ui/demo-wallet/funding-plan";
-import { DEFAULT_EXPLORER_CONFIG, explorerUrl } from "../../lib/ui/explorer";
-import type { Market } from "../../lib/ui/types";
+import { clusterKind, demoWalletOffered, GENESIS_HASHES } from "../../client/cluster";
+import { demoFundingPlan, unpricedTokenMints } from "../../client/demo-wallet/funding-plan";
+import { DEFAULT_EXPLORER_CONFIG, explorerUrl } from "../../client/explorer";
+import type { Market } from "../../client/types";
 
 // The cluster is told by its genesis hash, never its URL; the demo wallet
 // (a key in the browser, funded by airdrop) exists on the local demo cluster only.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { parseLiveEvent, streamPath, idAfter } from "../../lib/ui/live-events";
-import { compareFillsNewestFirst, dropSignature, mergeBookOffer, mergeFill, mergeMakerOffer, mergeOfferFill } from "../../lib/ui/live-merge";
-import type { Fill, FillList, Offer, OfferFillList, OfferList } from "../../lib/ui/types";
+import { parseLiveEvent, streamPath, idAfter } from "../../client/live-events";
+import { compareFillsNewestFirst, dropSignature, mergeBookOffer, mergeFill, mergeMakerOffer, mergeOfferFill } from "../../client/live-merge";
+import type { Fill, FillList, Offer, OfferFillList, OfferList } from "../../client/types";
 import { addressOf, signatureOf, USDC } from "../helpers/fixtures";
 
 // The stream's events merged into the lists pages hold: the merged list must

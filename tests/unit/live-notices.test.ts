@@ -1,8 +1,8 @@
 import { QueryClient } from "@tanstack/react-query";
 import { describe, expect, it } from "vitest";
 import { LiveCache } from "../../components/live/live-cache";
-import { emptyNoticeState, noteFill, noteOffer, noticeText, rememberOffers } from "../../lib/ui/offer-notices";
-import type { Fill, FillList, Offer, OfferList } from "../../lib/ui/types";
+import { emptyNoticeState, noteFill, noteOffer, noticeText, rememberOffers } from "../../client/offer-notices";
+import type { Fill, FillList, Offer, OfferList } from "../../client/types";
 import { addressOf, signatureOf, USDC } from "../helpers/fixtures";
 
 // What a wallet is told about its own offers, and the stream's events applied

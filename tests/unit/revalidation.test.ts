@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { reuseSeconds, RevalidationMemo } from "../../lib/http/revalidation";
-import { CACHE } from "../../lib/http/response";
-import { memoryRateLimiter } from "../../lib/http/rate-limit";
-import { CLIENT_ADDRESS_HEADER, createRoute } from "../../lib/http/route";
+import { reuseSeconds, RevalidationMemo } from "../../web/http/revalidation";
+import { CACHE } from "../../web/http/response";
+import { memoryRateLimiter } from "../../web/http/rate-limit";
+import { CLIENT_ADDRESS_HEADER, createRoute } from "../../web/http/route";
 
 // The memory behind a 304 that skips the route: how long a cache policy lets
 // an answer be vouched for, and when an answer stops being vouched for.

@@ -1,8 +1,8 @@
 import bs58 from "bs58";
 import { describe, expect, it } from "vitest";
 import { encodeInstructionData, INSTRUCTION_DISCRIMINATORS } from "../../lib/program";
-import { decodeTransaction } from "../../lib/scanner/decode";
-import type { RawCompiledInstruction, RawTransaction } from "../../lib/scanner/raw-transaction";
+import { decodeTransaction } from "../../lib/program/transaction-decoder";
+import type { RawCompiledInstruction, RawTransaction } from "../../lib/program/raw-transaction";
 import { addressOf, signatureOf } from "../helpers/fixtures";
 
 const PROGRAM = addressOf("program");

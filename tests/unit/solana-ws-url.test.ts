@@ -1,6 +1,6 @@
 import { Connection } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
-import { solanaWebsocketUrl } from "../../lib/solana-ws-url";
+import { solanaWebsocketUrl } from "../../lib/rpc/ws-url";
 
 // The worker finds the RPC's WebSocket where @solana/web3.js's Connection
 // would: pinned against web3.js itself, not against a copy of its rule.

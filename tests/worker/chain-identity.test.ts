@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readChainIdentity } from "../../lib/store";
+import { readChainIdentity } from "../../lib/db/writes";
 import { startLocalCluster, type LocalCluster } from "../../local/cluster";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 import { scannedCount, startWorker, waitFor } from "../helpers/worker";

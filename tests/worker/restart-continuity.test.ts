@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ensureChainIdentity, readChainIdentity } from "../../lib/store";
+import { ensureChainIdentity, readChainIdentity } from "../../lib/db/writes";
 import { startLocalCluster, type LocalCluster } from "../../local/cluster";
 import { ledgerPath } from "../../local/cluster/journal";
 import { describeKeptLedger, startFreshUnlessLedgerAgrees } from "../../scripts/local-chain";

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from "../../lib/db/embedded";
+import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from "../../platform/postgres/embedded";
 import { startLocalCluster, type LocalCluster } from "../../local/cluster";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 import { portOutsideEphemeralRange } from "../helpers/reserved-port";

@@ -1,6 +1,6 @@
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../../lib/db/embedded";
+import { freePort } from "../../platform/postgres/embedded";
 import { startLocalCluster, type LocalCluster } from "../../local/cluster";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 import { scannedCount, startWorker, waitFor, type WorkerProcess } from "../helpers/worker";

@@ -1,4 +1,4 @@
-import { serverFeedHead, serverMarkets, serverStats, serverTokens } from "@/components/data/server";
+import { serverFeedHead, serverMarkets, serverStats, serverTokens } from "@/web/page-loaders";
 import { TokenSeed } from "@/components/data/tokens";
 import { MarketsTable } from "@/components/markets/markets-table";
 import { StatsStrip } from "@/components/markets/stats-strip";

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
-import { serverFeedHead, serverFills, serverMarkets, serverTokens } from "@/components/data/server";
+import { serverFeedHead, serverFills, serverMarkets, serverTokens } from "@/web/page-loaders";
 import { TokenSeed } from "@/components/data/tokens";
 import { FillsView } from "@/components/fills/fills-view";
 import { PageTitle } from "@/components/ui/panel";
-import { parseFillFilters } from "@/lib/ui/fill-filters";
+import { parseFillFilters } from "@/client/fill-filters";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Fills" };

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { serverMarkets, serverTrending } from "@/components/data/server";
+import { serverMarkets, serverTrending } from "@/web/page-loaders";
 import { Panel, PageTitle } from "@/components/ui/panel";
 import { TrendingView } from "@/components/trending/trending-view";
 

@@ -1,5 +1,5 @@
 import { databaseReadiness } from "@/lib/db/readiness";
-import { database } from "@/lib/runtime";
+import { database } from "@/web/services";
 
 export const dynamic = "force-dynamic";
 

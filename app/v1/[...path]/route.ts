@@ -1,5 +1,5 @@
-import { notFound } from "@/lib/http/errors";
-import { route } from "@/lib/runtime";
+import { notFound } from "@/web/http/errors";
+import { route } from "@/web/services";
 
 export const dynamic = "force-dynamic";
 

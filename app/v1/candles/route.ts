@@ -1,8 +1,8 @@
-import { parseQuery } from "@/lib/http/params";
-import { CANDLE_RESOLUTIONS, candleQuery, checkTimeRange } from "@/lib/http/query-schemas";
-import { CACHE } from "@/lib/http/response";
-import { listCandles } from "@/lib/queries/candles";
-import { database, route } from "@/lib/runtime";
+import { parseQuery } from "@/web/http/params";
+import { CANDLE_RESOLUTIONS, candleQuery, checkTimeRange } from "@/web/http/query-schemas";
+import { CACHE } from "@/web/http/response";
+import { listCandles } from "@/lib/db/reads/candles";
+import { database, route } from "@/web/services";
 
 export const dynamic = "force-dynamic";
 

@@ -1,8 +1,8 @@
-import { parseQuery } from "@/lib/http/params";
-import { checkPage, checkTimeRange, fillListQuery } from "@/lib/http/query-schemas";
-import { CACHE } from "@/lib/http/response";
-import { listFills } from "@/lib/queries/fills";
-import { database, route } from "@/lib/runtime";
+import { parseQuery } from "@/web/http/params";
+import { checkPage, checkTimeRange, fillListQuery } from "@/web/http/query-schemas";
+import { CACHE } from "@/web/http/response";
+import { listFills } from "@/lib/db/reads/fills";
+import { database, route } from "@/web/services";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
-import { CACHE } from "@/lib/http/response";
-import { listMarkets } from "@/lib/queries/markets";
-import { database, route } from "@/lib/runtime";
+import { CACHE } from "@/web/http/response";
+import { listMarkets } from "@/lib/db/reads/markets";
+import { database, route } from "@/web/services";
 
 export const dynamic = "force-dynamic";
 

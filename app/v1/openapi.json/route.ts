@@ -1,6 +1,6 @@
-import { openApiDocument } from "@/lib/http/openapi/document";
-import { CACHE } from "@/lib/http/response";
-import { route } from "@/lib/runtime";
+import { openApiDocument } from "@/web/http/openapi/document";
+import { CACHE } from "@/web/http/response";
+import { route } from "@/web/services";
 
 export const dynamic = "force-dynamic";
 

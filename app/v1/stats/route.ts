@@ -1,6 +1,6 @@
-import { CACHE } from "@/lib/http/response";
-import { protocolStats } from "@/lib/queries/stats";
-import { database, route } from "@/lib/runtime";
+import { CACHE } from "@/web/http/response";
+import { protocolStats } from "@/lib/db/reads/stats";
+import { database, route } from "@/web/services";
 
 export const dynamic = "force-dynamic";
 

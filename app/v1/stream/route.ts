@@ -1,13 +1,13 @@
-import { env } from "@/lib/env";
-import { processFeed } from "@/lib/feed/process-feed";
+import { env } from "@/platform/env";
+import { processFeed } from "@/web/feed";
 import { openFeedStream } from "@/lib/feed/stream";
-import { ApiError } from "@/lib/http/errors";
-import { parseQuery } from "@/lib/http/params";
-import { eventId, streamQuery } from "@/lib/http/query-schemas";
-import { CORS_ORIGIN } from "@/lib/http/response";
-import { clientKey } from "@/lib/http/route";
-import { webMetrics } from "@/lib/metrics";
-import { database, route } from "@/lib/runtime";
+import { ApiError } from "@/web/http/errors";
+import { parseQuery } from "@/web/http/params";
+import { eventId, streamQuery } from "@/web/http/query-schemas";
+import { CORS_ORIGIN } from "@/web/http/response";
+import { clientKey } from "@/web/http/route";
+import { webMetrics } from "@/platform/metrics";
+import { database, route } from "@/web/services";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";

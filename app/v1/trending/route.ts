@@ -1,7 +1,7 @@
-import { env } from "@/lib/env";
-import { CACHE, onOrigin, requestOrigin } from "@/lib/http/response";
-import { tokenApiError } from "@/lib/http/token-errors";
-import { route, tokenService } from "@/lib/runtime";
+import { env } from "@/platform/env";
+import { CACHE, onOrigin, requestOrigin } from "@/web/http/response";
+import { tokenApiError } from "@/web/http/token-errors";
+import { route, tokenService } from "@/web/services";
 
 export const dynamic = "force-dynamic";
 

@@ -8,7 +8,7 @@ export type FeedEventKind = (typeof FEED_EVENT_KINDS)[number];
  * The live feed's log (GET /v1/stream): every change the worker commits,
  * appended in the same transaction as the change, rendered once as the JSON
  * the API serves for it. Ids follow commit order (appenders take one advisory
- * lock before their ids: lib/store/feed.ts), so a reader that asks for
+ * lock before their ids: lib/db/writes/feed.ts), so a reader that asks for
  * `id > last` never skips a row that commits later.
  *
  * The filter columns are arrays so every kind is filtered alike, through GIN

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { isAddress, serverFeedHead, serverFills, serverMakerStats, serverOffers, serverTokens } from "@/components/data/server";
+import { isAddress, serverFeedHead, serverFills, serverMakerStats, serverOffers, serverTokens } from "@/web/page-loaders";
 import { TokenSeed } from "@/components/data/tokens";
 import { MakerView } from "@/components/makers/maker-view";
-import { OFFER_STATUSES, type OfferStatus } from "@/lib/ui/types";
+import { OFFER_STATUSES, type OfferStatus } from "@/client/types";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { isAddress, serverFeedHead, serverOffer, serverOfferFills, serverTokens } from "@/components/data/server";
+import { isAddress, serverFeedHead, serverOffer, serverOfferFills, serverTokens } from "@/web/page-loaders";
 import { TokenSeed } from "@/components/data/tokens";
 import { OfferView } from "@/components/offers/offer-view";
 

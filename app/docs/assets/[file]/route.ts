@@ -1,5 +1,5 @@
-import { docsAsset } from "@/lib/http/docs";
-import { ifNoneMatchHits } from "@/lib/http/response";
+import { docsAsset } from "@/web/http/docs";
+import { ifNoneMatchHits } from "@/web/http/response";
 
 export const dynamic = "force-dynamic";
 

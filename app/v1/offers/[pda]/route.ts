@@ -1,8 +1,8 @@
-import { notFound } from "@/lib/http/errors";
-import { address, parsePathParam } from "@/lib/http/params";
-import { CACHE } from "@/lib/http/response";
-import { getOffer } from "@/lib/queries/offers";
-import { database, route } from "@/lib/runtime";
+import { notFound } from "@/web/http/errors";
+import { address, parsePathParam } from "@/web/http/params";
+import { CACHE } from "@/web/http/response";
+import { getOffer } from "@/lib/db/reads/offers";
+import { database, route } from "@/web/services";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { BookView } from "@/components/book/book-view";
-import { isAddress, serverFeedHead, serverFills, serverOffers, serverTokens } from "@/components/data/server";
+import { isAddress, serverFeedHead, serverFills, serverOffers, serverTokens } from "@/web/page-loaders";
 import { TokenSeed } from "@/components/data/tokens";
 
 export const dynamic = "force-dynamic";

@@ -1,8 +1,8 @@
-import { address, parsePathParam, parseQuery } from "@/lib/http/params";
-import { checkPage, makerOfferListQuery } from "@/lib/http/query-schemas";
-import { CACHE } from "@/lib/http/response";
-import { listOffers } from "@/lib/queries/offers";
-import { database, route } from "@/lib/runtime";
+import { address, parsePathParam, parseQuery } from "@/web/http/params";
+import { checkPage, makerOfferListQuery } from "@/web/http/query-schemas";
+import { CACHE } from "@/web/http/response";
+import { listOffers } from "@/lib/db/reads/offers";
+import { database, route } from "@/web/services";
 
 export const dynamic = "force-dynamic";
 

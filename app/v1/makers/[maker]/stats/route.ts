@@ -1,7 +1,7 @@
-import { address, parsePathParam } from "@/lib/http/params";
-import { CACHE } from "@/lib/http/response";
-import { makerStats } from "@/lib/queries/stats";
-import { database, route } from "@/lib/runtime";
+import { address, parsePathParam } from "@/web/http/params";
+import { CACHE } from "@/web/http/response";
+import { makerStats } from "@/lib/db/reads/stats";
+import { database, route } from "@/web/services";
 
 export const dynamic = "force-dynamic";
 

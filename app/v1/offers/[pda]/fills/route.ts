@@ -1,10 +1,10 @@
-import { notFound } from "@/lib/http/errors";
-import { address, parsePathParam, parseQuery } from "@/lib/http/params";
-import { checkPage, offerFillListQuery } from "@/lib/http/query-schemas";
-import { CACHE } from "@/lib/http/response";
-import { listOfferFills } from "@/lib/queries/fills";
-import { offerExists } from "@/lib/queries/offers";
-import { database, route } from "@/lib/runtime";
+import { notFound } from "@/web/http/errors";
+import { address, parsePathParam, parseQuery } from "@/web/http/params";
+import { checkPage, offerFillListQuery } from "@/web/http/query-schemas";
+import { CACHE } from "@/web/http/response";
+import { listOfferFills } from "@/lib/db/reads/fills";
+import { offerExists } from "@/lib/db/reads/offers";
+import { database, route } from "@/web/services";
 
 export const dynamic = "force-dynamic";
 

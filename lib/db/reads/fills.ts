@@ -1,0 +1,82 @@
+import type postgres from "postgres";
+import type { Database } from "../client";
+import { decodeFillCursor, encodeFillCursor } from "./cursor";
+import { FILL_JSON, OFFER_FILL_JSON } from "./json-sql";
+import { and, listBody, type PageParams } from "./page";
+
+export interface FillFilters {
+  taker?: string;
+  maker?: string;
+  offerPda?: string;
+  tokenMint?: string;
+  paymentMint?: string;
+  /** Unix seconds, inclusive. */
+  fromTime?: number;
+  toTime?: number;
+}
+
+type Fragment = postgres.PendingQuery<postgres.Row[]>;
+
+/** The origin of fill_slot_bounds' minutes (migration 0003); date_bin ignores the session time zone. */
+const BIN_ORIGIN = "2000-01-01T00:00:00Z";
+
+function filterConditions(sql: postgres.Sql, f: FillFilters): Fragment[] {
+  const conditions: Fragment[] = [];
+  if (f.offerPda) conditions.push(sql`offer_pda = ${f.offerPda}`);
+  if (f.taker) conditions.push(sql`taker = ${f.taker}`);
+  if (f.maker) conditions.push(sql`maker = ${f.maker}`);
+  if (f.tokenMint) conditions.push(sql`token_mint = ${f.tokenMint}`);
+  if (f.paymentMint) conditions.push(sql`payment_mint = ${f.paymentMint}`);
+  // A block-time window also bounds the slots, so the walk down a slot-ordered
+  // index starts and stops at the window instead of filtering the whole feed:
+  // fill_slot_bounds gives, in one index probe per end, a slot range that holds
+  // every fill of the window (block time need not follow slot order; the bounds
+  // are monotone envelopes). The block_time conditions keep the rows exact.
+  if (f.fromTime !== undefined) {
+    conditions.push(sql`block_time >= to_timestamp(${f.fromTime})`);
+    conditions.push(sql`slot >= (select slot_floor from fill_slot_bounds
+      where minute >= date_bin('1 minute', to_timestamp(${f.fromTime}), ${BIN_ORIGIN}::timestamptz) order by minute limit 1)`);
+  }
+  if (f.toTime !== undefined) {
+    conditions.push(sql`block_time <= to_timestamp(${f.toTime})`);
+    conditions.push(sql`slot <= (select slot_ceiling from fill_slot_bounds
+      where minute <= date_bin('1 minute', to_timestamp(${f.toTime}), ${BIN_ORIGIN}::timestamptz) order by minute desc limit 1)`);
+  }
+  return conditions;
+}
+
+const NEWEST_FIRST = "slot desc nulls last, signature desc nulls last, ix_index desc nulls last";
+
+async function fillPage(db: Database, rowJson: string, filters: FillFilters, page: PageParams): Promise<string> {
+  const sql = db.$client;
+  const conditions = filterConditions(sql, filters);
+  if (page.cursor) {
+    const after = decodeFillCursor(page.cursor);
+    conditions.push(sql`(slot, signature, ix_index) < (${after.slot.toString()}::bigint, ${after.signature}, ${after.ixIndex}::int)`);
+  }
+  const [row] = await sql`
+    select coalesce(json_agg(j order by ${sql.unsafe(NEWEST_FIRST)}), '[]')::text as items,
+      count(*)::int as n,
+      (array_agg(array[slot::text, signature, ix_index::text] order by slot asc, signature asc, ix_index asc))[1:1] as last
+    from (
+      select slot, signature, ix_index, ${sql.unsafe(rowJson)} as j from fills o
+      where ${and(sql, conditions)}
+      order by ${sql.unsafe(NEWEST_FIRST)} limit ${page.limit} offset ${page.offset}
+    ) page`;
+  const last = row?.last?.[0] as string[] | undefined;
+  const next =
+    row && row.n === page.limit && last
+      ? encodeFillCursor({ slot: BigInt(last[0]!), signature: last[1]!, ixIndex: Number(last[2]) })
+      : null;
+  return listBody("fills", row?.items ?? "[]", page, next);
+}
+
+/** GET /v1/fills: the response body as JSON text. */
+export function listFills(db: Database, params: FillFilters & PageParams): Promise<string> {
+  return fillPage(db, FILL_JSON, params, params);
+}
+
+/** GET /v1/offers/:pda/fills: one offer's history, newest first. */
+export function listOfferFills(db: Database, offerPda: string, page: PageParams): Promise<string> {
+  return fillPage(db, OFFER_FILL_JSON, { offerPda }, page);
+}

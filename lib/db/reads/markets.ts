@@ -1,0 +1,59 @@
+import type { Database } from "../client";
+import { isoUtc } from "./json-sql";
+
+/**
+ * GET /v1/markets (an extension): every token/payment pair with open offers or
+ * fills in the last 24 hours: open asks and bids, the best of each (as the
+ * offer's raw price and scale), 24-hour volume and fills, and the last fill.
+ * Busiest first.
+ */
+export async function listMarkets(db: Database): Promise<string> {
+  const sql = db.$client;
+  // The last day's slot range first (see listFills), so the planner sees real
+  // bounds and the volume scan is an index range over the last day.
+  const [bound] = await sql`select slot_floor::text as floor from fill_slot_bounds
+    where minute >= date_bin('1 minute', now() - interval '24 hours', timestamptz '2000-01-01 00:00:00+00') order by minute limit 1`;
+  const floor: string | null = bound?.floor ?? null;
+  const [row] = await sql`
+    with open as (
+      select token_mint, payment_mint, side from offers where state = 'active' and not lapsed and expires_at > now()
+    ),
+    book as (
+      select token_mint, payment_mint,
+        count(*) filter (where side = 'sell')::int as asks,
+        count(*) filter (where side = 'buy')::int as bids
+      from open group by token_mint, payment_mint
+    ),
+    recent as (
+      select token_mint, payment_mint, sum(payment_amount) as volume, count(*)::int as fills
+      from fills where block_time > now() - interval '24 hours' and ${floor === null ? sql`false` : sql`slot >= ${floor}::bigint`}
+      group by token_mint, payment_mint
+    ),
+    pairs as (
+      select coalesce(b.token_mint, r.token_mint) as token_mint, coalesce(b.payment_mint, r.payment_mint) as payment_mint,
+        coalesce(b.asks, 0) as asks, coalesce(b.bids, 0) as bids, coalesce(r.volume, 0) as volume, coalesce(r.fills, 0) as fills
+      from book b full join recent r on r.token_mint = b.token_mint and r.payment_mint = b.payment_mint
+    )
+    select coalesce(json_agg(x order by p.volume desc, p.asks + p.bids desc, p.token_mint, p.payment_mint), '[]')::text as j
+    from pairs p, lateral (select
+      p.token_mint as "tokenMint",
+      p.payment_mint as "paymentMint",
+      p.asks + p.bids as "openOffers",
+      p.asks as "openAsks",
+      p.bids as "openBids",
+      (select row_to_json(best) from (select o.price_per_token::text as "pricePerToken", o.price_scale as "priceScale" from offers o
+        where o.token_mint = p.token_mint and o.payment_mint = p.payment_mint and o.side = 'sell'
+          and o.state = 'active' and not o.lapsed and o.expires_at > now()
+        order by o.price asc, o.created_at asc limit 1) best) as "bestAsk",
+      (select row_to_json(best) from (select o.price_per_token::text as "pricePerToken", o.price_scale as "priceScale" from offers o
+        where o.token_mint = p.token_mint and o.payment_mint = p.payment_mint and o.side = 'buy'
+          and o.state = 'active' and not o.lapsed and o.expires_at > now()
+        order by o.price desc, o.created_at asc limit 1) best) as "bestBid",
+      p.volume::text as "volume24h",
+      p.fills as "fills24h",
+      (select ${sql.unsafe(isoUtc("f.block_time"))} from fills f
+        where f.token_mint = p.token_mint and f.payment_mint = p.payment_mint
+        order by f.slot desc nulls last, f.signature desc nulls last, f.ix_index desc nulls last limit 1) as "lastFillAt"
+    ) x`;
+  return `{"markets":${row?.j ?? "[]"}}`;
+}

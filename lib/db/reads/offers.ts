@@ -1,0 +1,116 @@
+import type postgres from "postgres";
+import type { Database } from "../client";
+import type { OfferStatus, Side } from "../../../web/http/params";
+import { decodeOfferCursor, encodeOfferCursor } from "./cursor";
+import { OFFER_JSON } from "./json-sql";
+import { and, listBody, type PageParams } from "./page";
+
+export interface OfferFilters {
+  status: OfferStatus;
+  maker?: string;
+  tokenMint?: string;
+  paymentMint?: string;
+  side?: Side;
+}
+
+export interface OfferListParams extends OfferFilters, PageParams {
+  /** `price`: the book view, best price first on each side (api-decisions.md). */
+  sort?: "created" | "price";
+}
+
+type Fragment = postgres.PendingQuery<postgres.Row[]>;
+
+/**
+ * Each status as row sets that an index serves in (created_at, pda) order,
+ * merged rather than one scan filtered and sorted. An active offer past its
+ * expiry shows as expired; the lapse job flags such offers (`lapsed`, only
+ * ever set once expires_at <= now()), so "open" walks the unflagged active
+ * offers and "expired" is cranked offers, flagged ones, and the few past
+ * expiry that the job has not flagged yet: exact whether or not it has run.
+ */
+function statusBranches(sql: postgres.Sql, status: OfferStatus): Fragment[] {
+  switch (status) {
+    case "open":
+      return [sql`state = 'active' and not lapsed and expires_at > now()`];
+    case "filled":
+      return [sql`state = 'filled'`];
+    case "cancelled":
+      return [sql`state = 'cancelled'`];
+    case "expired":
+      return [
+        sql`state = 'expired'`,
+        sql`state = 'active' and lapsed`,
+        // Few rows, found through offers_lapse_due_idx; as an array (which the
+        // planner takes for a handful) so no plan walks the open offers for them.
+        sql`state = 'active' and not lapsed and expires_at <= now() and pda = any(array(
+          select pda from offers where state = 'active' and not lapsed and expires_at <= now()))`,
+      ];
+  }
+}
+
+function filterConditions(sql: postgres.Sql, f: OfferFilters): Fragment[] {
+  const conditions: Fragment[] = [];
+  if (f.maker) conditions.push(sql`maker = ${f.maker}`);
+  if (f.tokenMint) conditions.push(sql`token_mint = ${f.tokenMint}`);
+  if (f.paymentMint) conditions.push(sql`payment_mint = ${f.paymentMint}`);
+  if (f.side) conditions.push(sql`side = ${f.side}`);
+  return conditions;
+}
+
+const NEWEST_FIRST = "created_at desc nulls last, pda desc nulls last";
+
+/** GET /v1/offers (and /v1/makers/:maker/offers): the response body as JSON text. */
+export async function listOffers(db: Database, p: OfferListParams): Promise<string> {
+  const sql = db.$client;
+  const filters = filterConditions(sql, p);
+  if (p.sort === "price") return listOffersByPrice(sql, p, filters);
+
+  const after = p.cursor ? decodeOfferCursor(p.cursor) : undefined;
+  if (after) filters.push(sql`(created_at, pda) < (to_timestamp(${after.createdAt}), ${after.pda})`);
+  const window = p.limit + p.offset;
+  const branches = statusBranches(sql, p.status).map(
+    (status) => sql`(select created_at, pda, ${sql.unsafe(OFFER_JSON)} as j from offers o
+      where ${and(sql, [status, ...filters])}
+      order by ${sql.unsafe(NEWEST_FIRST)} limit ${window})`,
+  );
+  const union = branches.reduce((all, next) => sql`${all} union all ${next}`);
+  const [row] = await sql`
+    select coalesce(json_agg(j order by ${sql.unsafe(NEWEST_FIRST)}), '[]')::text as items,
+      count(*)::int as n,
+      min(extract(epoch from created_at)::bigint) as last_created,
+      (array_agg(pda order by created_at asc, pda asc))[1] as last_pda
+    from (select * from (${union}) u order by ${sql.unsafe(NEWEST_FIRST)} limit ${p.limit} offset ${p.offset}) page`;
+  const next =
+    row && row.n === p.limit ? encodeOfferCursor({ createdAt: Number(row.last_created), pda: String(row.last_pda) }) : null;
+  return listBody("offers", row?.items ?? "[]", p, next);
+}
+
+/** Asks by ascending price, bids by descending price; at one price, the older offer first. */
+async function listOffersByPrice(sql: postgres.Sql, p: OfferListParams, filters: Fragment[]): Promise<string> {
+  const branches = statusBranches(sql, p.status).map(
+    (status) => sql`(select side, price, created_at, pda, ${sql.unsafe(OFFER_JSON)} as j from offers o
+      where ${and(sql, [status, ...filters])})`,
+  );
+  const union = branches.reduce((all, next) => sql`${all} union all ${next}`);
+  const BOOK_ORDER = `side asc,
+    (case when side = 'sell' then price end) asc nulls last,
+    (case when side = 'buy' then price end) desc nulls last,
+    created_at asc, pda asc`;
+  const [row] = await sql`
+    select coalesce(json_agg(j order by ${sql.unsafe(BOOK_ORDER)}), '[]')::text as items
+    from (select * from (${union}) u order by ${sql.unsafe(BOOK_ORDER)} limit ${p.limit} offset ${p.offset}) page`;
+  return listBody("offers", row?.items ?? "[]", p, null);
+}
+
+/** GET /v1/offers/:pda: the Offer's JSON text, or undefined when the indexer has never seen it. */
+export async function getOffer(db: Database, pda: string): Promise<string | undefined> {
+  const sql = db.$client;
+  const [row] = await sql`select ${sql.unsafe(OFFER_JSON)}::text as j from offers o where pda = ${pda}`;
+  return row?.j;
+}
+
+export async function offerExists(db: Database, pda: string): Promise<boolean> {
+  const sql = db.$client;
+  const [row] = await sql`select 1 as found from offers where pda = ${pda}`;
+  return row !== undefined;
+}

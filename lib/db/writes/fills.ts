@@ -1,0 +1,89 @@
+import { recordset, type Pending, type Writer } from "./writer";
+
+/** A take_offer as the worker decoded and priced it; maker, mints and side come from the offer row. */
+export interface NewFill {
+  signature: string;
+  ixIndex: number;
+  offerPda: string;
+  taker: string;
+  fillAmount: bigint;
+  paymentAmount: bigint;
+  feeAmount: bigint;
+  blockTime: Date;
+  slot: bigint;
+}
+
+export type FillOutcome = "recorded" | "duplicate" | "offer_missing";
+
+/**
+ * Records fills and applies them to their offers in one statement. A fill
+ * row is inserted once (keyed by signature and position), and only newly
+ * inserted fills lower an offer's remaining_size (and only those after the
+ * account read the row reflects, if any), so a replay changes nothing. An
+ * offer that reaches zero becomes filled, ended by the last of its fills in
+ * the order given (the order of the chain). Aggregates follow by trigger.
+ * Resolves to each fill's outcome, in the order given.
+ */
+export function recordFills(sql: Writer, fills: readonly NewFill[]): Pending<{ outcome: FillOutcome }[]> {
+  const rows = fills.map((f, position) => ({
+    position,
+    signature: f.signature,
+    ix_index: f.ixIndex,
+    offer_pda: f.offerPda,
+    taker: f.taker,
+    fill_amount: f.fillAmount.toString(),
+    payment_amount: f.paymentAmount.toString(),
+    fee_amount: f.feeAmount.toString(),
+    block_time: f.blockTime.toISOString(),
+    slot: f.slot.toString(),
+  }));
+  return sql<{ outcome: FillOutcome }[]>`
+    with input as (
+      select distinct on (signature, ix_index) *
+      from json_to_recordset(${recordset(rows)}::json) as i(position integer, signature text, ix_index integer,
+        offer_pda text, taker text, fill_amount numeric, payment_amount numeric, fee_amount numeric,
+        block_time timestamptz, slot bigint)
+      order by signature, ix_index, position
+    ),
+    inserted as (
+      insert into fills (signature, ix_index, offer_pda, maker, taker, token_mint, payment_mint, side,
+        fill_amount, payment_amount, fee_amount, block_time, slot)
+      select i.signature, i.ix_index, o.pda, o.maker, i.taker, o.token_mint, o.payment_mint, o.side,
+        i.fill_amount, i.payment_amount, i.fee_amount, i.block_time, i.slot
+      from input i join offers o on o.pda = i.offer_pda
+      order by i.position
+      on conflict do nothing
+      returning signature, ix_index
+    ),
+    taken as (
+      select i.offer_pda, sum(i.fill_amount) as amount, max(i.slot) as slot,
+        (array_agg(i.signature order by i.position desc))[1] as last_signature
+      from input i
+      join inserted n on n.signature = i.signature and n.ix_index = i.ix_index
+      join offers o on o.pda = i.offer_pda
+      where o.account_slot is null or o.account_slot < i.slot
+      group by i.offer_pda
+    ),
+    applied as (
+      update offers o set
+        remaining_size = o.remaining_size - t.amount,
+        state = case when o.state = 'active' and o.remaining_size = t.amount then 'filled' else o.state end,
+        ended_signature = case when o.state = 'active' and o.remaining_size = t.amount then t.last_signature else o.ended_signature end,
+        last_slot = greatest(o.last_slot, t.slot)
+      from taken t
+      where o.pda = t.offer_pda
+    )
+    select case
+      when n.signature is not null then 'recorded'
+      when o.pda is not null then 'duplicate'
+      else 'offer_missing' end as outcome
+    from input i
+    left join inserted n on n.signature = i.signature and n.ix_index = i.ix_index
+    left join offers o on o.pda = i.offer_pda
+    order by i.position`;
+}
+
+/** Records one fill and applies it to its offer (see recordFills). */
+export function recordFill(sql: Writer, f: NewFill): Pending<{ outcome: FillOutcome }[]> {
+  return recordFills(sql, [f]);
+}

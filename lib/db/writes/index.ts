@@ -1,0 +1,7 @@
+export * from "./writer";
+export * from "./offers";
+export * from "./fills";
+export * from "./transactions";
+export * from "./chain-identity";
+export * from "../../../scripts/start/chain-agreement";
+export * from "./feed";

@@ -1,0 +1,183 @@
+import { z } from "zod";
+import "zod-openapi";
+import { OFFER_SIDES } from "../../../lib/program/offer-account";
+import { ERROR_STATUS } from "../errors";
+import { OFFER_STATUSES } from "../params";
+
+// The /v1 response bodies as zod schemas: the OpenAPI document is generated
+// from them (web/http/openapi/document.ts), and the API suites check every
+// answer they receive against that document (tests/helpers/contract.ts), so
+// the SQL that writes a body and this description cannot drift apart.
+
+const EXAMPLE_MINT = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";
+const EXAMPLE_TOKEN = "JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN";
+const EXAMPLE_WALLET = "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM";
+const EXAMPLE_PDA = "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU";
+const EXAMPLE_SIGNATURE = "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW";
+
+export const address = z.string().meta({ description: "A base58 address of 32 bytes", example: EXAMPLE_WALLET });
+/** A raw u64 amount (or a sum of them) as a decimal string: exact beyond 2^53. */
+export const amount = z.string().regex(/^\d+$/).meta({ description: "A raw amount in base units, as a decimal string", example: "1500000" });
+const slot = z.string().regex(/^\d+$/).meta({ description: "A slot, as a decimal string", example: "312345678" });
+const isoTime = z.string().meta({ description: "ISO 8601 UTC with milliseconds", example: "2026-06-01T12:00:00.000Z", format: "date-time" });
+const count = z.number().int().min(0);
+const decimalPrice = z
+  .string()
+  .regex(/^\d+(\.\d*[1-9])?$/)
+  .meta({ description: "An exact decimal price in raw payment units per raw token unit, no trailing zeros", example: "2.5" });
+const mintMap = z.record(z.string(), amount).meta({ description: "Raw amounts keyed by mint", example: { [EXAMPLE_MINT]: "1250000000" } });
+
+export const errorBody = z
+  .object({
+    error: z.string().meta({ description: "What went wrong and how to fix it, for a person" }),
+    code: z.enum(Object.keys(ERROR_STATUS) as [keyof typeof ERROR_STATUS, ...(keyof typeof ERROR_STATUS)[]]),
+    param: z.string().optional().meta({ description: "The parameter at fault, for 400s" }),
+  })
+  .meta({ id: "Error", example: { error: "limit must be an integer from 1 to 200", code: "invalid_parameter", param: "limit" } });
+
+export const offer = z
+  .object({
+    pda: address.meta({ example: EXAMPLE_PDA }),
+    maker: address,
+    tokenMint: address,
+    paymentMint: address,
+    side: z.enum(OFFER_SIDES),
+    nonce: amount,
+    originalSize: amount,
+    remainingSize: amount,
+    pricePerToken: amount,
+    priceScale: z.number().int().min(0),
+    minFill: amount,
+    createdAt: isoTime,
+    expiresAt: isoTime,
+    status: z.enum(OFFER_STATUSES).meta({ description: "`cancelled` is an extension" }),
+    lastSlot: slot,
+    indexedAt: isoTime,
+  })
+  .meta({ id: "Offer" });
+
+const nextCursor = z.string().nullable().meta({ description: "Extension: pass back as `cursor` for the next page; null on the last page" });
+
+export const offerList = z.object({ offers: z.array(offer), limit: count, offset: count, nextCursor }).meta({ id: "OfferList" });
+
+const fillCore = {
+  signature: z.string().meta({ example: EXAMPLE_SIGNATURE }),
+  ixIndex: z.number().int().min(0).meta({ description: "Extension: the take's position in its transaction" }),
+};
+const fillAmounts = {
+  taker: address,
+  fillAmount: amount,
+  paymentAmount: amount,
+  feeAmount: amount,
+  blockTime: isoTime,
+  slot,
+};
+
+export const fill = z
+  .object({
+    ...fillCore,
+    offerPda: address,
+    maker: address.meta({ description: "Extension: the offer's maker" }),
+    ...fillAmounts,
+    tokenMint: address,
+    paymentMint: address,
+    side: z.enum(OFFER_SIDES),
+  })
+  .meta({ id: "Fill" });
+
+export const fillList = z.object({ fills: z.array(fill), limit: count, offset: count, nextCursor }).meta({ id: "FillList" });
+
+export const offerFill = z.object({ ...fillCore, ...fillAmounts }).meta({ id: "OfferFill" });
+export const offerFillList = z.object({ fills: z.array(offerFill), limit: count, offset: count, nextCursor }).meta({ id: "OfferFillList" });
+
+const offerCounts = {
+  totalOffers: count,
+  openOffers: count,
+  filledOffers: count,
+  expiredOffers: count,
+  cancelledOffers: count.meta({ description: "Extension" }),
+};
+
+export const protocolStats = z
+  .object({ ...offerCounts, totalFills: count, feesByMint: mintMap, volumeByMint: mintMap })
+  .meta({ id: "ProtocolStats" });
+
+export const makerStats = z
+  .object({ maker: address, ...offerCounts, totalSold: mintMap, totalBought: mintMap })
+  .meta({ id: "MakerStats" });
+
+export const token = z
+  .object({
+    mint: address.meta({ example: EXAMPLE_MINT }),
+    symbol: z.string().nullable(),
+    name: z.string().nullable(),
+    decimals: z.number().int().min(0).nullable(),
+    imageUrl: z.string().meta({ description: "The provider's icon, or the app's placeholder image (absolute URL)" }),
+  })
+  .meta({ id: "Token", description: "symbol, name and decimals are null for a mint neither the provider nor the chain knows (extension)" });
+
+export const tokenList = z.object({ tokens: z.array(token) }).meta({ id: "TokenList" });
+
+const nullableFigure = z.number().nullable();
+export const trendingItem = z
+  .object({
+    mint: address,
+    symbol: z.string(),
+    name: z.string(),
+    imageUrl: z.string(),
+    priceUsd: nullableFigure,
+    change24h: nullableFigure,
+    volume24h: nullableFigure,
+    liquidityUsd: nullableFigure,
+    fdv: nullableFigure,
+    marketCap: nullableFigure,
+    holders: nullableFigure,
+    organicScore: nullableFigure,
+    isVerified: z.boolean(),
+    dexscreenerUrl: z.string(),
+  })
+  .meta({ id: "TrendingItem" });
+
+export const trending = z
+  .object({
+    items: z.array(trendingItem),
+    fetchedAt: z.number().int().meta({ description: "Unix seconds of the upstream fetch" }),
+    source: z.enum(["cache", "live"]).meta({ description: "Extension" }),
+    count,
+  })
+  .meta({ id: "Trending" });
+
+const scaledPrice = z.object({ pricePerToken: amount, priceScale: z.number().int().min(0) }).nullable();
+export const market = z
+  .object({
+    tokenMint: address.meta({ example: EXAMPLE_TOKEN }),
+    paymentMint: address.meta({ example: EXAMPLE_MINT }),
+    openOffers: count,
+    openAsks: count,
+    openBids: count,
+    bestAsk: scaledPrice,
+    bestBid: scaledPrice,
+    volume24h: amount,
+    fills24h: count,
+    lastFillAt: isoTime.nullable(),
+  })
+  .meta({ id: "Market" });
+
+export const marketList = z.object({ markets: z.array(market) }).meta({ id: "MarketList" });
+
+export const candle = z
+  .object({
+    time: z.number().int().meta({ description: "The bucket's start, unix seconds, UTC-aligned", example: 1780617600 }),
+    open: decimalPrice,
+    high: decimalPrice,
+    low: decimalPrice,
+    close: decimalPrice,
+    volume: amount.meta({ description: "Sum of fillAmount" }),
+    quoteVolume: amount.meta({ description: "Sum of paymentAmount" }),
+    fills: z.number().int().min(1),
+  })
+  .meta({ id: "Candle" });
+
+export const candleList = z.object({ candles: z.array(candle) }).meta({ id: "CandleList" });
+
+export const endpointIndex = z.object({ version: z.literal("v1"), endpoints: z.array(z.string()) }).meta({ id: "EndpointIndex" });

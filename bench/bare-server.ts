@@ -5,7 +5,7 @@ import { listCandles } from "../lib/db/reads/candles";
 import { listFills, listOfferFills } from "../lib/db/reads/fills";
 import { getOffer, listOffers } from "../lib/db/reads/offers";
 import { makerStats, protocolStats } from "../lib/db/reads/stats";
-import type { OfferStatus, Side } from "../web/http/params";
+import type { OfferStatus, Side } from "../lib/offer-status";
 
 // The yardstick: node:http and the postgres driver running the very same
 // lib/db/reads functions, with no framework, validation or rate limit around them.

@@ -1,6 +1,6 @@
 import createClient from "openapi-fetch";
 import type { FillFilters } from "../lib/db/reads/fills";
-import type { paths } from "../lib/ui/api-schema";
+import type { paths } from "./api-schema";
 import type { ApiErrorBody, Token } from "./types";
 
 // The browser's client for /v1, same origin: openapi-fetch typed from the

@@ -3,8 +3,8 @@
 // web/http/openapi), named as the UI has always named them. Raw amounts are
 // decimal strings; never parse them to number.
 
-import type { OfferStatus, Side } from "../web/http/params";
-import type { components } from "../lib/ui/api-schema";
+import type { OfferStatus, Side } from "../lib/offer-status";
+import type { components } from "./api-schema";
 
 export type { OfferStatus, Side };
 
@@ -28,4 +28,4 @@ export type ScaledPrice = NonNullable<Market["bestAsk"]>;
 export type Candle = Schemas["Candle"];
 export type ApiErrorBody = Schemas["Error"];
 
-export const OFFER_STATUSES: readonly OfferStatus[] = ["open", "filled", "expired", "cancelled"];
+export { OFFER_STATUSES } from "../lib/offer-status";

@@ -11,9 +11,6 @@ import { env } from "../platform/env";
 import { createLogger } from "../platform/log";
 import { freePortPair, isPortFree, requireFreePort, waitForFreePort } from "../platform/ports";
 import { StartupError, exitWithOneLine, oneLine } from "../platform/startup-error";
-import { LOCAL_TOKEN_MINTS, startLocalCluster } from "../local/cluster";
-import { startTokenStandin } from "../local/tokens";
-import { describeKeptLedger, localnetDataDir, startFreshUnlessLedgerAgrees } from "./local-chain";
 import { EXIT_REFUSED } from "../worker/chain-guard";
 import { takeCheckoutLock, type CheckoutLock } from "./start/checkout-lock";
 import { Supervisor, type PartSpec } from "./start/supervisor";
@@ -152,6 +149,9 @@ async function main(): Promise<void> {
   const shared: Record<string, string> = { DATABASE_URL: database.url, NEXT_TELEMETRY_DISABLED: "1" };
 
   if (localCluster) {
+    // The local stand-ins load only here, when this start uses them.
+    const { describeKeptLedger, localnetDataDir, startFreshUnlessLedgerAgrees } = await import("./start/local-chain");
+    const { LOCAL_TOKEN_MINTS, startLocalCluster } = await import("../local/cluster");
     // The demo's chain is kept under .data/localnet: a restart continues it; a ledger and index of two chains start afresh.
     const ledgerDir = localnetDataDir();
     const fresh = await startFreshUnlessLedgerAgrees(database.url, ledgerDir);
@@ -173,6 +173,7 @@ async function main(): Promise<void> {
     log.info(`local demo cluster ${how} at ${cluster.url}, WebSocket ${cluster.wsUrl} (no SOLANA_RPC_URL), program ${cluster.programId}`);
 
     if (standin) {
+      const { startTokenStandin } = await import("../local/tokens");
       // The local tokens are known to the stand-in, but for one left unknown so the
       // explorer shows how it reads an unknown mint's decimals from the chain.
       const known = LOCAL_TOKEN_MINTS.filter((m) => m.symbol !== "LTT");

@@ -2,7 +2,8 @@ import Redis from "ioredis";
 import { connect, type Database } from "../lib/db/client";
 import { embeddedDatabaseUrl } from "../platform/postgres/embedded-url";
 import { env } from "../platform/env";
-import { processFeed } from "./feed";
+import { ClientSlots } from "../lib/feed/client-slots";
+import { FeedHub } from "../lib/feed/hub";
 import { fallbackRateLimiter, memoryRateLimiter, redisRateLimiter, unlimited, type RateLimiter } from "./http/rate-limit";
 import { createRoute, isUnavailable } from "./http/route";
 import { createTokenService, type TokenService } from "../lib/tokens";
@@ -16,15 +17,22 @@ export const PLACEHOLDER_IMAGE_PATH = "/token-placeholder.svg";
 // The web process's shared objects, made on first use and kept on globalThis
 // so that development hot reloads reuse one pool instead of leaking them.
 
-interface Runtime {
+interface Services {
   db?: Database;
   tokens?: TokenService;
   limiter?: RateLimiter;
   redis?: Redis;
+  feed?: ProcessFeed;
 }
 
-const globalRuntime = globalThis as typeof globalThis & { __offerBookRuntime?: Runtime };
-const runtime: Runtime = (globalRuntime.__offerBookRuntime ??= {});
+/** The process's one live-feed hub (one LISTEN connection) and its per-client stream count. */
+interface ProcessFeed {
+  hub: FeedHub;
+  slots: ClientSlots;
+}
+
+const globalServices = globalThis as typeof globalThis & { __offerBookRuntime?: Services };
+const runtime: Services = (globalServices.__offerBookRuntime ??= {});
 
 export const logger = createLogger("web");
 
@@ -97,6 +105,17 @@ function limiter(): RateLimiter {
           : memoryRateLimiter(options);
   }
   return runtime.limiter;
+}
+
+const reportFeedReadFailure = throttledReport(30_000, (error: unknown, _context: "feed", suppressed: number) =>
+  logger.warn({ error: (error as Error)?.message ?? String(error), suppressed }, "live feed: reading the event log failed; retrying"),
+);
+
+export function processFeed(): ProcessFeed {
+  return (runtime.feed ??= {
+    hub: new FeedHub(database().$client, { onError: (error) => reportFeedReadFailure(error, "feed") }),
+    slots: new ClientSlots(env().STREAM_MAX_PER_CLIENT),
+  });
 }
 
 /** An outage fails every request alike: one line per interval says it, not a stack per request. */

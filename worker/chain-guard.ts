@@ -1,6 +1,6 @@
 import type postgres from "postgres";
 import { StartupError, exitWithOneLine } from "../platform/startup-error";
-import { ensureChainIdentity } from "../lib/db/writes";
+import { ensureChainIdentity, OtherChainError, RESET_HINT } from "../lib/db/writes";
 import type { ProgramRpc } from "./rpc";
 
 /** The worker's exit code when it refuses to write (another chain, or no migrations): restarting it cannot help. */
@@ -26,7 +26,7 @@ export async function refuseAnotherChain(
     return true;
   } catch (error) {
     if (signal.aborted) return false;
-    if (error instanceof StartupError) exitWithOneLine("worker", error, EXIT_REFUSED);
+    if (error instanceof OtherChainError) exitWithOneLine("worker", new StartupError(error.message, RESET_HINT), EXIT_REFUSED);
     if ((error as { code?: string }).code === "42P01") {
       exitWithOneLine("worker", new StartupError("the database has no chain_identity table: its migrations are not applied", "run `npm run db:migrate`"), EXIT_REFUSED);
     }

@@ -2,8 +2,7 @@ import { SYSTEM_PROGRAM_ADDRESS } from "../../lib/program";
 import { ASSOCIATED_TOKEN_PROGRAM, associatedTokenAddress } from "./ata-program";
 import { deriveKeypair, type LocalKeypair } from "./keys";
 import type { Ledger, LedgerTransaction } from "./ledger";
-import { NATIVE_MINT, tokenProgramAddress } from "./tokens";
-import type { World } from "./world";
+import { NATIVE_MINT, tokenProgramAddress, type LocalMint } from "./tokens";
 import { compileMessage, type InstructionLike, signMessage } from "./wire";
 
 /** What the faucet holds at genesis: a million SOL. */
@@ -29,12 +28,18 @@ export function mintAuthorityKeypair(seed: string): LocalKeypair {
  * is a real signed transaction landed in a new block, so wallets and the
  * indexer see it like any other.
  */
+/** What the faucet needs of the cluster's world (world.ts): its seed and its mints. */
+export interface FaucetWorld {
+  readonly options: { readonly seed: string };
+  readonly mints: readonly LocalMint[];
+}
+
 export class Faucet {
   private readonly payer: LocalKeypair;
   private readonly mintAuthority: LocalKeypair;
 
   constructor(
-    private readonly world: World,
+    private readonly world: FaucetWorld,
     private readonly ledger: Ledger,
     private readonly submit: (wire: Uint8Array) => LedgerTransaction,
   ) {

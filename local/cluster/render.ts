@@ -1,6 +1,11 @@
 import bs58 from "bs58";
-import type { TransactionArchive } from "./archive";
 import type { LedgerTransaction } from "./ledger-types";
+
+/** Where archived transactions keep their served forms (archive.ts's TransactionArchive). */
+export interface ArchivedForms {
+  text(id: number, part: "transaction" | "meta"): string;
+  bytes(id: number, part: "wire"): Uint8Array;
+}
 
 /**
  * getTransaction results as JSON text, in the shape a Solana 2.x node sends
@@ -28,7 +33,7 @@ function innerInstructionsJson(tx: LedgerTransaction): string {
 }
 
 /** `archive`: where an archived transaction's forms are (archive.ts); null renders from its objects. */
-export function metaJson(tx: LedgerTransaction, archive: TransactionArchive | null): string {
+export function metaJson(tx: LedgerTransaction, archive: ArchivedForms | null): string {
   if (archive && tx.archived !== null) return archive.text(tx.archived, "meta");
   const r = tx.result;
   const status = r.err === null ? `{"Ok":null}` : `{"Err":${tx.errJson}}`;
@@ -62,7 +67,7 @@ function messageJson(tx: LedgerTransaction): string {
   return `${json}}`;
 }
 
-export function transactionJson(tx: LedgerTransaction, encoding: TransactionEncoding, archive: TransactionArchive | null): string {
+export function transactionJson(tx: LedgerTransaction, encoding: TransactionEncoding, archive: ArchivedForms | null): string {
   if (archive && tx.archived !== null) {
     if (encoding === "json") return archive.text(tx.archived, "transaction");
     return wireJson(archive.bytes(tx.archived, "wire"), encoding);
@@ -81,7 +86,7 @@ function wireJson(wire: Uint8Array, encoding: "base64" | "base58"): string {
 }
 
 /** The result of getTransaction; `version` is present only when the request set maxSupportedTransactionVersion. */
-export function transactionResultJson(tx: LedgerTransaction, encoding: TransactionEncoding, includeVersion: boolean, archive: TransactionArchive): string {
+export function transactionResultJson(tx: LedgerTransaction, encoding: TransactionEncoding, includeVersion: boolean, archive: ArchivedForms): string {
   const version = tx.version === 0 ? "0" : `"legacy"`;
   return (
     `{"slot":${tx.slot},"transaction":${transactionJson(tx, encoding, archive)},"meta":${metaJson(tx, archive)},` +

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureChainIdentity, readChainIdentity } from "../../lib/db/writes";
 import { startLocalCluster, type LocalCluster } from "../../local/cluster";
 import { ledgerPath } from "../../local/cluster/journal";
-import { describeKeptLedger, startFreshUnlessLedgerAgrees } from "../../scripts/local-chain";
+import { describeKeptLedger, startFreshUnlessLedgerAgrees } from "../../scripts/start/local-chain";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 import { startWebServer, type WebServer } from "../helpers/server";
 import { scannedCount, startWorker, waitFor, type WorkerProcess } from "../helpers/worker";

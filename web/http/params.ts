@@ -1,6 +1,7 @@
 import bs58 from "bs58";
 import { z } from "zod";
-import { OFFER_SIDES, type OfferSide } from "../../lib/program/offer-account";
+import { OFFER_STATUSES } from "../../lib/offer-status";
+import { OFFER_SIDES } from "../../lib/program/offer-account";
 import { ApiError } from "./errors";
 
 // Query and path parameters as api-decisions.md fixes them. Each schema's
@@ -46,11 +47,9 @@ export const offset = integer("offset", 0, MAX_OFFSET)
   .default(0)
   .meta({ description: `Rows to skip, 0 to ${MAX_OFFSET}; not with cursor`, example: "0" });
 
-export const OFFER_STATUSES = ["open", "filled", "expired", "cancelled"] as const;
-export type OfferStatus = (typeof OFFER_STATUSES)[number];
+export { OFFER_STATUSES, type OfferStatus, type Side } from "../../lib/offer-status";
 export const status = z.enum(OFFER_STATUSES, { message: `status must be one of ${OFFER_STATUSES.join(", ")}` });
 
-export type Side = OfferSide;
 export const side = z.enum(OFFER_SIDES, { message: "side must be sell or buy" });
 
 /** Unix seconds; large enough for any timestamptz PostgreSQL accepts. */

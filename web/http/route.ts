@@ -1,4 +1,5 @@
-import { ApiError } from "./errors";
+import { InvalidCursorError } from "../../lib/db/reads/cursor";
+import { ApiError, invalidParameter } from "./errors";
 import { rateLimitHeaders, type RateDecision, type RateLimiter } from "./rate-limit";
 import { processRevalidationMemo } from "./revalidation";
 import { bodyText, CACHE, CORS_ORIGIN, CORS_PREFLIGHT_HEADERS, ifNoneMatchHits, jsonResponse, strongEtag, type JsonBody } from "./response";
@@ -203,6 +204,7 @@ export function createRoute(deps: RouteDeps) {
         return response;
       } catch (error) {
         if (error instanceof ApiError) return errorResponse(error, budget);
+        if (error instanceof InvalidCursorError) return errorResponse(invalidParameter("cursor", error.message), budget);
         if (isUnavailable(error)) {
           deps.log(error, request.url);
           return errorResponse(new ApiError("unavailable", "the database is unreachable; try again shortly", undefined, { "retry-after": "5" }), budget);

@@ -1,5 +1,5 @@
 import { env } from "@/platform/env";
-import { processFeed } from "@/web/feed";
+import { processFeed } from "@/web/services";
 import { openFeedStream } from "@/lib/feed/stream";
 import { ApiError } from "@/web/http/errors";
 import { parseQuery } from "@/web/http/params";

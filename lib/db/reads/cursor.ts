@@ -1,6 +1,12 @@
-import { invalidParameter } from "../../../web/http/errors";
-
 // Opaque keyset cursors: the sort key of a page's last row, base64url-encoded.
+
+/** A cursor that no earlier page handed out; the API answers it as an invalid `cursor` parameter. */
+export class InvalidCursorError extends Error {
+  override name = "InvalidCursorError";
+  constructor() {
+    super("cursor must be a nextCursor value from an earlier page");
+  }
+}
 
 export interface OfferCursor {
   createdAt: number; // unix seconds
@@ -17,7 +23,7 @@ const encode = (parts: string[]) => Buffer.from(parts.join(":"), "utf8").toStrin
 
 function decode(value: string, count: number): string[] {
   const parts = Buffer.from(value, "base64url").toString("utf8").split(":");
-  if (parts.length !== count || parts.some((p) => p === "")) throw invalidParameter("cursor", "cursor must be a nextCursor value from an earlier page");
+  if (parts.length !== count || parts.some((p) => p === "")) throw new InvalidCursorError();
   return parts;
 }
 
@@ -28,7 +34,7 @@ export const encodeOfferCursor = (c: OfferCursor) => encode([String(c.createdAt)
 
 export function decodeOfferCursor(value: string): OfferCursor {
   const [createdAt = "", pda = ""] = decode(value, 2);
-  if (!digits.test(createdAt) || !base58.test(pda)) throw invalidParameter("cursor", "cursor must be a nextCursor value from an earlier page");
+  if (!digits.test(createdAt) || !base58.test(pda)) throw new InvalidCursorError();
   return { createdAt: Number(createdAt), pda };
 }
 
@@ -37,7 +43,7 @@ export const encodeFillCursor = (c: FillCursor) => encode([c.slot.toString(), c.
 export function decodeFillCursor(value: string): FillCursor {
   const [slot = "", signature = "", ixIndex = ""] = decode(value, 3);
   if (!digits.test(slot) || !base58.test(signature) || !/^\d{1,9}$/.test(ixIndex)) {
-    throw invalidParameter("cursor", "cursor must be a nextCursor value from an earlier page");
+    throw new InvalidCursorError();
   }
   return { slot: BigInt(slot), signature, ixIndex: Number(ixIndex) };
 }

@@ -1,6 +1,6 @@
 import type postgres from "postgres";
 import type { Database } from "../client";
-import type { OfferStatus, Side } from "../../../web/http/params";
+import type { OfferStatus, Side } from "../../offer-status";
 import { decodeOfferCursor, encodeOfferCursor } from "./cursor";
 import { OFFER_JSON } from "./json-sql";
 import { and, listBody, type PageParams } from "./page";

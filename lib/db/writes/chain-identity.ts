@@ -1,5 +1,4 @@
 import type postgres from "postgres";
-import { StartupError } from "../../../platform/startup-error";
 
 /** What makes a chain the one this database indexes. */
 export interface ChainIdentity {
@@ -11,6 +10,17 @@ export interface ChainIdentity {
 
 /** How a person gets past a refused chain, named in every refusal. */
 export const RESET_HINT = "point DATABASE_URL at a new database, or empty this one with `npm run db:reset -- --yes`";
+
+/** The database records another chain than the one offered: nothing may be written to it. */
+export class OtherChainError extends Error {
+  override name = "OtherChainError";
+  constructor(
+    readonly recorded: ChainIdentity,
+    readonly offered: ChainIdentity,
+  ) {
+    super(`this database indexes another chain (${describeChain(recorded)}) than the worker is configured for (${describeChain(offered)})`);
+  }
+}
 
 export function describeChain(identity: ChainIdentity): string {
   return `genesis ${identity.genesisHash}, program ${identity.programId}${identity.treasury ? `, treasury ${identity.treasury}` : ""}`;
@@ -30,7 +40,7 @@ export function sameChain(a: ChainIdentity, b: ChainIdentity): boolean {
 /**
  * Records `actual` as this database's chain if none is recorded yet (two
  * workers racing both end up comparing with the one row that won), and
- * throws a StartupError naming both identities when another chain is.
+ * throws an OtherChainError naming both identities when another chain is.
  * Call it before any write: a refused worker has written nothing.
  */
 export async function ensureChainIdentity(sql: postgres.Sql, actual: ChainIdentity): Promise<ChainIdentity> {
@@ -41,10 +51,7 @@ export async function ensureChainIdentity(sql: postgres.Sql, actual: ChainIdenti
   const recorded = await readChainIdentity(sql);
   if (!recorded) throw new Error("chain_identity has no row after insert");
   if (!sameChain(recorded, actual)) {
-    throw new StartupError(
-      `this database indexes another chain (${describeChain(recorded)}) than the worker is configured for (${describeChain(actual)})`,
-      RESET_HINT,
-    );
+    throw new OtherChainError(recorded, actual);
   }
   if (recorded.treasury === null && actual.treasury !== null) {
     await sql`update chain_identity set treasury = ${actual.treasury} where id = 1 and treasury is null`;

@@ -3,5 +3,4 @@ export * from "./offers";
 export * from "./fills";
 export * from "./transactions";
 export * from "./chain-identity";
-export * from "../../../scripts/start/chain-agreement";
 export * from "./feed";

@@ -2,7 +2,7 @@ import { z } from "zod";
 import "zod-openapi";
 import { OFFER_SIDES } from "../../../lib/program/offer-account";
 import { ERROR_STATUS } from "../errors";
-import { OFFER_STATUSES } from "../params";
+import { OFFER_STATUSES } from "../../../lib/offer-status";
 
 // The /v1 response bodies as zod schemas: the OpenAPI document is generated
 // from them (web/http/openapi/document.ts), and the API suites check every

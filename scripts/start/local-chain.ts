@@ -1,9 +1,10 @@
 import { existsSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
-import { dataDir } from "../platform/data-dir";
-import { connect, disconnect } from "../lib/db/client";
-import { emptyIndex, hasIndexedData, ledgerAgreesWithIndex, readChainIdentity } from "../lib/db/writes";
-import { ledgerPath, readJournalHeader } from "../local/cluster/journal";
+import { dataDir } from "../../platform/data-dir";
+import { connect, disconnect } from "../../lib/db/client";
+import { emptyIndex, hasIndexedData, readChainIdentity } from "../../lib/db/writes";
+import { ledgerAgreesWithIndex } from "./chain-agreement";
+import { ledgerPath, readJournalHeader } from "../../local/cluster/journal";
 
 /** Where `npm start` keeps the local demo cluster's ledger (LOCALNET_DATA_DIR overrides). */
 export function localnetDataDir(): string {

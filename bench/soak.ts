@@ -1,5 +1,5 @@
-import { postgresRestart, providerDown, redisCut, steadyLoad, workerKills } from "../tests/reliability/phases";
-import { heavyPaths, startStack } from "../tests/reliability/stack";
+import { postgresRestart, providerDown, redisCut, steadyLoad, workerKills } from "../tests/integration/reliability/phases";
+import { heavyPaths, startStack } from "../tests/integration/reliability/stack";
 import { ensureBuild, log } from "./harness";
 
 // npm run bench:soak — the explorer as real processes (next start, the worker,

@@ -12,7 +12,7 @@ import { FILL_CSV_HEADER } from "../../client/fills-csv";
 import { createTestDatabase, type TestDatabase } from "../helpers/database";
 import { addressOf, signatureOf, USDC } from "../helpers/fixtures";
 import { startWebServer, type WebServer } from "../helpers/server";
-import { startTestRpc, type TestRpc } from "../tokens/helpers/rpc-server";
+import { startTestRpc, type TestRpc } from "../integration/tokens/helpers/rpc-server";
 import { DESKTOP, PHONE, isolate, launchChromium, watchConsole } from "./browser";
 import { BONK, DECIMALS, JUP, MAKER_A, MAKER_B, MYSTERY, offerByLabel, seedExplorer, TAKER_X, WIF, type Seeded } from "./seed";
 import { injectStandardWallet, TEST_WALLET_NAME } from "./wallet";

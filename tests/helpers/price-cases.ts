@@ -1,6 +1,6 @@
 import { U64_MAX } from "../../lib/program/constants";
 
-/** pricePerToken, priceScale and the exact price string (tests/unit/price-string.test.ts, tests/api/candles.test.ts). */
+/** pricePerToken, priceScale and the exact price string (tests/unit/price-string.test.ts, tests/integration/api/candles.test.ts). */
 export const PRICE_CASES: Array<[bigint, number, string]> = [
   [2_500_000n, 6, "2.5"],
   [1_000_000n, 6, "1"],

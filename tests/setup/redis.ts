@@ -5,7 +5,7 @@ import { freePort } from "../../platform/postgres/embedded";
 // The suites that share budgets and the token cache between instances need a
 // Redis. The machine's at 127.0.0.1:6379 when it answers (or TEST_REDIS_URL);
 // otherwise one of their own from Debian's redis-server, in memory only, for
-// this run. The tests read TEST_REDIS_URL (tests/tokens/helpers/service.ts).
+// this run. The tests read TEST_REDIS_URL (tests/integration/tokens/helpers/service.ts).
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

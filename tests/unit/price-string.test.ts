@@ -3,7 +3,7 @@ import { priceString } from "../../lib/program/pricing";
 import { PRICE_CASES } from "../helpers/price-cases";
 
 // The price a candle carries: pricePerToken / 10^priceScale as an exact
-// decimal string. tests/api/candles.test.ts checks PostgreSQL's fill_price
+// decimal string. tests/integration/api/candles.test.ts checks PostgreSQL's fill_price
 // writes the same strings for these cases.
 
 describe("priceString: a fill's price as an exact decimal string", () => {

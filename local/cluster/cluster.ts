@@ -7,7 +7,7 @@ import { PubSub } from "./pubsub";
 import { listenBoth, PubSubServer } from "./pubsub-server";
 import type { RpcContext } from "./rpc";
 import { type AdminRoutes, RpcServer, type ServerStats } from "./server";
-import { ACTIVITY_KINDS, type ActivityKind, Simulator } from "./demo-traders";
+import { ACTIVITY_KINDS, type ActivityKind, DemoTraders } from "./demo-traders";
 import { parseWireTransaction } from "./wire";
 import { World } from "./world";
 
@@ -88,7 +88,7 @@ export interface LocalCluster {
   env: { SOLANA_RPC_URL: string; SOLANA_WS_URL: string; PROGRAM_ID: string; TREASURY_ADDRESS: string };
   ledger: Ledger;
   world: World;
-  simulator: Simulator;
+  simulator: DemoTraders;
   /** Lands requestAirdrop's and requestTokenAirdrop's transactions. */
   faucet: Faucet;
   /** Set when the ledger was continued from `dataDir`: what was replayed. */
@@ -137,7 +137,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   const firstSlot = kept?.firstSlot ?? options.firstSlot ?? 250_000_000;
   const ledger = new Ledger({ seed, programs: world.programs, firstSlot, genesisUnixMs, slotMs, archiveHistory: options.archiveHistory });
   world.installGenesis(ledger);
-  const simulator = new Simulator(world, ledger, {
+  const simulator = new DemoTraders(world, ledger, {
     seed,
     v0Share: kept?.v0Share ?? options.v0Share ?? 0.2,
     targetActiveOffers: kept?.targetActiveOffers ?? options.targetActiveOffers ?? 300,

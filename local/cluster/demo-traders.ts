@@ -22,7 +22,7 @@ export const ACTIVITY_KINDS = [
 ] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 
-export interface SimulatorOptions {
+export interface DemoTradersOptions {
   seed: string;
   /** Share of transactions sent as v0 with lookup tables. */
   v0Share: number;
@@ -52,7 +52,7 @@ const BASE_WEIGHTS: Record<ActivityKind, number> = {
  * and a few transactions fail as real ones do. Every transaction is signed and
  * executed by the ledger, which decides what it did.
  */
-export class Simulator {
+export class DemoTraders {
   private readonly view: MarketView;
   private readonly actions: MarketActions;
   private readonly tokenMints: LocalMint[];
@@ -62,7 +62,7 @@ export class Simulator {
   constructor(
     private readonly world: World,
     private readonly ledger: Ledger,
-    readonly options: SimulatorOptions,
+    readonly options: DemoTradersOptions,
   ) {
     this.tokenMints = world.mints.filter((m) => m.role === "token");
     this.paymentMints = world.mints.filter((m) => m.role === "payment");

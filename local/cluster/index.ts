@@ -4,7 +4,7 @@ export { expectedState, expectedStateJson, type ExpectedOffer, type ExpectedStat
 export { FAULT_KINDS, type FaultConfig, type FaultKind } from "./faults";
 export { FINALITY_DEPTH, Ledger, type Commitment, type LedgerTransaction, type SlotRecord } from "./ledger";
 export type { FillRecord, ProgramEffect, ProgramIds, TransactionError } from "./transaction-executor";
-export { ACTIVITY_KINDS, type ActivityKind, Simulator } from "./demo-traders";
+export { ACTIVITY_KINDS, type ActivityKind, DemoTraders } from "./demo-traders";
 export { ALL_LOCAL_MINTS, LOCAL_PAYMENT_MINTS, LOCAL_TOKEN_MINTS, type LocalMint } from "./tokens";
 export { World } from "./world";
 export { API_VERSION } from "./rpc";

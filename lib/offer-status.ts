@@ -1,7 +1,7 @@
 import type { OfferSide } from "./program/offer-account";
 
 // The words the index, the API and the pages share for where an offer stands
-// and which way it trades. The side is the maker's (program.md): a `sell`
+// and which way it trades. The side is the maker's (docs/program.md): a `sell`
 // offer sells the token for the payment mint, a `buy` offer buys it.
 
 export type Side = OfferSide;

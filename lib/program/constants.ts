@@ -1,5 +1,5 @@
 /**
- * The offer-book program's constants, as /work/shared/docs/program.md states them.
+ * The offer-book program's constants, as docs/program.md#constants states them.
  * Amounts are bigint because the program computes them in u64/u128.
  */
 

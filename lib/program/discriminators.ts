@@ -3,7 +3,7 @@ import { sha256 } from "@noble/hashes/sha2";
 /**
  * Anchor discriminators: the first 8 bytes of sha256 of a preimage. They are
  * computed rather than pasted so a typo in a hex literal cannot go unnoticed;
- * the unit tests pin them to the hex in program.md.
+ * the unit tests pin them to the hex in docs/program.md#discriminators.
  */
 const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
 

@@ -1,5 +1,5 @@
 /**
- * Error codes for the checks program.md lists. program.md names the checks but
+ * Error codes for the checks docs/program.md lists. The interface names the checks but
  * not their numbers; these are the numbers the local cluster reports in
  * `{"InstructionError":[i,{"Custom":n}]}`, in Anchor's custom range (6000+).
  * The indexer only needs to know that `meta.err` is non-null.

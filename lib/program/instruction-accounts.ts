@@ -9,7 +9,7 @@ export interface AccountSlot {
   readonly writable: boolean;
 }
 
-/** The account lists of program.md's instruction tables, role names in camelCase. */
+/** The account lists of docs/program.md's instructions, role names in camelCase. */
 export const INSTRUCTION_ACCOUNT_SLOTS = {
   create_offer: [
     { role: "maker", signer: true, writable: true },
@@ -87,7 +87,7 @@ export function nameInstructionAccounts<N extends InstructionName>(
 
 /**
  * Resolves an instruction's account indexes over a transaction's full key list:
- * the static keys, then meta.loadedAddresses.writable, then .readonly (program.md).
+ * the static keys, then meta.loadedAddresses.writable, then .readonly (docs/program.md#reading-transactions).
  * Null when an index is out of range.
  */
 export function resolveAccountIndexes(indexes: readonly number[], accountKeys: readonly Address[]): Address[] | null {

@@ -4,7 +4,7 @@ import { type OfferSide, sideFromByte, sideToByte } from "./offer-account";
 
 /**
  * Instruction data: the 8-byte discriminator, then the Borsh arguments
- * (program.md, "Instructions").
+ * (docs/program.md#instructions).
  */
 
 export interface CreateOfferArgs {

@@ -23,7 +23,7 @@ export function stateToByte(state: OfferState): number {
   return OFFER_STATES.indexOf(state);
 }
 
-/** Byte offsets of the Offer account's fields (program.md, "The Offer account"). */
+/** Byte offsets of the Offer account's fields (docs/program.md#the-offer-account). */
 export const OFFER_FIELD_OFFSETS = {
   discriminator: 0,
   maker: 8,

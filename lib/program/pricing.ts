@@ -5,7 +5,7 @@ import type { CreateOfferArgs } from "./instruction-data";
 import type { OfferAccount } from "./offer-account";
 
 /**
- * The program's arithmetic (program.md, take_offer), in bigint so the u128
+ * The program's arithmetic (docs/program.md#arithmetic), in bigint so the u128
  * intermediates are exact: payment rounds down, the fee rounds up.
  */
 
@@ -107,9 +107,9 @@ export interface CreateOfferContext {
 }
 
 /**
- * create_offer's argument checks in program.md's order; the first failure's
+ * create_offer's argument checks in docs/program.md's order; the first failure's
  * name, or null when the offer is valid. InvalidSide and ArithmeticOverflow
- * are not in program.md's list: a side byte other than 0/1 has no meaning,
+ * are not in the interface's list: a side byte other than 0/1 has no meaning,
  * and a buy offer escrows its total, which must fit a u64 token amount.
  */
 export function checkCreateOffer(args: CreateOfferArgs, context: CreateOfferContext): OfferProgramErrorName | null {
@@ -127,7 +127,7 @@ export function checkCreateOffer(args: CreateOfferArgs, context: CreateOfferCont
 type OfferTerms = Pick<OfferAccount, "state" | "expiresAt" | "remainingSize" | "minFill" | "pricePerToken" | "priceScale">;
 
 /**
- * take_offer's checks in program.md's order. ArithmeticOverflow (payment
+ * take_offer's checks in docs/program.md's order. ArithmeticOverflow (payment
  * beyond u64) cannot happen for offers created through checkCreateOffer,
  * since a fill's payment is at most the offer's total.
  */
@@ -153,7 +153,7 @@ export function checkCloseOffer(offer: Pick<OfferAccount, "state">): OfferProgra
   return offer.state === "active" ? "OfferStillActive" : null;
 }
 
-/** The API's status (program.md, "What the indexer shows"): an active offer past expiry shows as expired. */
+/** The API's status (docs/program.md#what-the-index-shows): an active offer past expiry shows as expired. */
 export type OfferStatus = "open" | "filled" | "expired" | "cancelled";
 
 export function offerStatus(offer: Pick<OfferAccount, "state" | "expiresAt">, nowUnixSeconds: bigint): OfferStatus {

@@ -47,7 +47,7 @@ const ESCROW_SEED = new TextEncoder().encode("escrow");
 /**
  * The offer's escrow token account as the local demo cluster places it:
  * sha256(offer ‖ "escrow" ‖ token program), owned by the offer PDA (the
- * cluster's world.ts escrowOf calls this). program.md leaves the escrow's
+ * cluster's world.ts escrowOf calls this). The program interface leaves the escrow's
  * address to the program; takes, cancels and expiries look the escrow up by
  * its owner (the offer) first and use this only when none is found.
  */

@@ -19,7 +19,7 @@ export type TokenProgramOf = (mint: PublicKey) => PublicKey;
 
 type OfferParties = Pick<OfferAccount, "maker" | "tokenMint" | "paymentMint" | "side">;
 
-/** A sell offer escrows its tokens, a buy offer its payment total (program.md, create_offer). */
+/** A sell offer escrows its tokens, a buy offer its payment total (docs/program.md#create_offer). */
 export function escrowMintOf(offer: Pick<OfferAccount, "side" | "tokenMint" | "paymentMint">): string {
   return offer.side === "sell" ? offer.tokenMint : offer.paymentMint;
 }

@@ -1,6 +1,6 @@
 import type Redis from "ioredis";
 
-/** One entry of `/v1/tokens` (contract "Token", api-decisions.md "Extensions"). */
+/** One entry of `/v1/tokens` (docs/api.md#resources, "Token"). */
 export interface Token {
   mint: string;
   /** null when the provider does not recognize the mint. */

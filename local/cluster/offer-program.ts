@@ -33,7 +33,7 @@ import { encodeTokenAccount, tokenAccountAmount } from "./tokens";
 import { isSignerIndex } from "./wire";
 
 /**
- * The offer-book program (program.md) as the cluster plays it: each
+ * The offer-book program (docs/program.md) as the cluster plays it: each
  * instruction's account checks, rules, token movements, logs and effects,
  * failing with the program's and Anchor's own error codes and log lines.
  */

@@ -4,7 +4,7 @@ import { addressBytes } from "./wire";
 
 /**
  * Offer PDAs memoized: the simulator (to build create_offer) and the runtime
- * (to check the seeds) each need the same one. Seeds as program.md gives them:
+ * (to check the seeds) each need the same one. Seeds as docs/program.md gives them:
  * ["offer", maker, nonce u64 LE].
  */
 const cache = new Map<string, { address: string; bump: number }>();

@@ -2,7 +2,7 @@ import { INSTRUCTION_ACCOUNT_SLOTS, INSTRUCTION_DISCRIMINATORS } from "../../lib
 import type { ProgramIds } from "./execution-types";
 import { consume, type Frame, InstructionFailure } from "./frame";
 
-/** Runs one instruction of any program the cluster plays, as `invokeProgram` in runtime.ts does. */
+/** Runs one instruction of any program the cluster plays, as `invokeProgram` in transaction-executor.ts does. */
 export type Invoke = (programIdIndex: number, accountIndexes: number[], data: Uint8Array, depth: number) => void;
 
 /** Router instruction data: [1, n, n × fill_amount u64]; accounts: [offer program, n × take_offer's 11 accounts]. */

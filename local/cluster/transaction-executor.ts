@@ -45,7 +45,7 @@ const MAX_COMPUTE_UNITS = 1_400_000;
 
 /**
  * Executes a signed transaction against the accounts, playing the offer-book
- * program (program.md), a router that invokes take_offer by CPI, the token
+ * program (docs/program.md), a router that invokes take_offer by CPI, the token
  * transfers those programs make, compute budget and memo. The state changes
  * stay applied and are returned as an undo list; a failed instruction takes
  * the whole transaction back except its fee. Signatures are the caller's

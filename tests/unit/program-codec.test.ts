@@ -27,7 +27,7 @@ const toHex = (b: Uint8Array) => Buffer.from(b).toString("hex");
 const filled = (byte: number) => bs58.encode(new Uint8Array(32).fill(byte));
 
 describe("discriminators", () => {
-  // The hex column of program.md's discriminator table.
+  // The hex column of docs/program.md's discriminator table.
   const table: Array<[string, string]> = [
     ["account:Offer", "d7583c47aaa249e5"],
     ["global:create_offer", "ede9c0a8f807f9f1"],
@@ -58,7 +58,7 @@ describe("discriminators", () => {
 });
 
 describe("Offer account", () => {
-  // Hand-assembled, field by field, from program.md's offset table.
+  // Hand-assembled, field by field, from docs/program.md's offset table.
   const bytes = hex(
     [
       "d7583c47aaa249e5", // discriminator

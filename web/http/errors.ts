@@ -1,4 +1,4 @@
-/** The API's error codes and the status each one answers with (api-decisions.md). */
+/** The API's error codes and the status each one answers with (docs/api.md#errors). */
 export const ERROR_STATUS = {
   invalid_parameter: 400,
   missing_parameter: 400,

@@ -4,7 +4,7 @@ import { OFFER_STATUSES } from "../../lib/offer-status";
 import { OFFER_SIDES } from "../../lib/program/offer-account";
 import { ApiError } from "./errors";
 
-// Query and path parameters as api-decisions.md fixes them. Each schema's
+// Query and path parameters as docs/api.md#paging-and-order fixes them. Each schema's
 // message is the one the client reads, so it names the rule, not the parser.
 
 const decodesTo32Bytes = (value: string): boolean => {

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { ApiError } from "./errors";
 import { address, cursor, limit, offset, side, status, unixSeconds } from "./params";
 
-// The query parameters of each /v1 list, as api-decisions.md fixes them; each
+// The query parameters of each /v1 list, as docs/api.md#endpoints fixes them; each
 // schema is made once, here, never per request (see parseQuery).
 
 const page = { limit, offset, cursor: cursor.optional() };

@@ -7,7 +7,7 @@ import { createHash } from "node:crypto";
  * old while it fetches the next one, where that staleness is harmless: the
  * book and feeds change by the second but a client polls them anyway, and a
  * 304 on the revalidation (ETag) costs no body. Stats keep the contract's
- * exact `public, max-age=10` (api-decisions.md "Caching headers").
+ * exact `public, max-age=10` (docs/api.md#caching).
  */
 export const CACHE = {
   stats: "public, max-age=10",

@@ -14,7 +14,7 @@ export interface OfferFilters {
 }
 
 export interface OfferListParams extends OfferFilters, PageParams {
-  /** `price`: the book view, best price first on each side (api-decisions.md). */
+  /** `price`: the book view, best price first on each side (docs/api.md#paging-and-order). */
   sort?: "created" | "price";
 }
 

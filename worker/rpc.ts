@@ -3,11 +3,13 @@ import bs58 from "bs58";
 import type { Logger } from "pino";
 import { OFFER_ACCOUNT_DISCRIMINATOR, OFFER_ACCOUNT_SIZE, OFFER_FIELD_OFFSETS, stateToByte } from "../lib/program";
 import { assertRawTransaction, type RawTransaction } from "../lib/program/raw-transaction";
+import { sleep } from "../lib/resilience";
 import { BatchRefusedError, createJsonRpc, TRANSIENT_RPC_CODES, type JsonRpcReply } from "./json-rpc";
 import { retryKind, type WorkerMetrics } from "./metrics";
 import type { OutageLog } from "./outage";
-import { RateBudget, sleep } from "./rate-budget";
-import { backoff, resilientFetch, ShutdownError } from "./resilient-fetch";
+import { RateBudget } from "./rate-budget";
+import { resilientFetch, ShutdownError } from "./resilient-fetch";
+import { retryDelay } from "./retry-delay";
 
 export interface RpcConfig {
   url: string;
@@ -92,7 +94,7 @@ export function createProgramRpc(config: RpcConfig) {
         metrics?.retries.inc({ kind: "rpc_error" });
         outage?.failed(error);
         log.debug({ what, err: (error as Error).message, attempt }, "rpc call failed; retrying");
-        await sleep(backoff(attempt), signal);
+        await sleep(retryDelay(attempt), signal);
       }
     }
   }

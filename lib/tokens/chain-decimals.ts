@@ -1,5 +1,5 @@
 import { PublicKey, type AccountInfo } from "@solana/web3.js";
-import { retryWithin } from "./retry";
+import { retryWithin } from "../resilience";
 
 export const TOKEN_PROGRAM_ID = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
 export const TOKEN_2022_PROGRAM_ID = "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb";

@@ -1,4 +1,5 @@
 import { InvalidCursorError } from "../../lib/db/reads/cursor";
+import { isDatabaseUnreachable } from "../../lib/resilience";
 import { ApiError, invalidParameter } from "./errors";
 import { rateLimitHeaders, type RateDecision, type RateLimiter } from "./rate-limit";
 import { processRevalidationMemo } from "./revalidation";
@@ -38,31 +39,6 @@ type RouteContext = { params: Promise<Params> };
 type Handler = (request: Request, url: URL, params: Params) => Promise<Reply | Response>;
 
 const ALLOW = "GET, HEAD, OPTIONS";
-
-/** Connection-level failures and server shutdowns: the database is unreachable, not the request wrong. */
-const UNAVAILABLE_CODES = new Set([
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "ETIMEDOUT",
-  "ENOTFOUND",
-  "CONNECT_TIMEOUT",
-  "CONNECTION_CLOSED",
-  "CONNECTION_ENDED",
-  "CONNECTION_DESTROYED",
-  "57P01", // admin_shutdown
-  "57P02", // crash_shutdown
-  "57P03", // cannot_connect_now
-  "53300", // too_many_connections
-  "3D000", // invalid_catalog_name: the database does not exist (yet)
-]);
-
-export function isUnavailable(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === "string") return UNAVAILABLE_CODES.has(code) || code.startsWith("08");
-  // drizzle wraps the driver's error (DrizzleQueryError); its code is on the cause.
-  const cause = (error as { cause?: unknown } | null)?.cause;
-  return cause !== undefined && cause !== error && isUnavailable(cause);
-}
 
 export function errorResponse(error: ApiError, extra?: Record<string, string>): Response {
   return jsonResponse({ value: error.body }, error.status, CACHE.none, extra ? { ...extra, ...error.headers } : error.headers);
@@ -121,7 +97,7 @@ async function retryOnceIfUnavailable<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
-    if (!isUnavailable(error)) throw error;
+    if (!isDatabaseUnreachable(error)) throw error;
     return run();
   }
 }
@@ -205,7 +181,7 @@ export function createRoute(deps: RouteDeps) {
       } catch (error) {
         if (error instanceof ApiError) return errorResponse(error, budget);
         if (error instanceof InvalidCursorError) return errorResponse(invalidParameter("cursor", error.message), budget);
-        if (isUnavailable(error)) {
+        if (isDatabaseUnreachable(error)) {
           deps.log(error, request.url);
           return errorResponse(new ApiError("unavailable", "the database is unreachable; try again shortly", undefined, { "retry-after": "5" }), budget);
         }

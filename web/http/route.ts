@@ -3,7 +3,7 @@ import { isDatabaseUnreachable } from "../../lib/resilience";
 import { ApiError, invalidParameter } from "./errors";
 import { rateLimitHeaders, type RateDecision, type RateLimiter } from "./rate-limit";
 import { processRevalidationMemo } from "./revalidation";
-import { bodyText, CACHE, CORS_ORIGIN, CORS_PREFLIGHT_HEADERS, ifNoneMatchHits, jsonResponse, strongEtag, type JsonBody } from "./response";
+import { ALLOW, bodyText, CACHE, CORS_ORIGIN, CORS_PREFLIGHT_HEADERS, ifNoneMatchHits, jsonResponse, strongEtag, type JsonBody } from "./response";
 
 export interface Reply {
   body: JsonBody;
@@ -38,7 +38,9 @@ type RouteContext = { params: Promise<Params> };
 /** A handler answers a JSON reply, or a response of its own (the event stream). */
 type Handler = (request: Request, url: URL, params: Params) => Promise<Reply | Response>;
 
-const ALLOW = "GET, HEAD, OPTIONS";
+/** The 405 for any other method, from a route or from the web launcher before routing. */
+export const methodNotAllowed = (method: string) =>
+  new ApiError("method_not_allowed", `${method} is not allowed: this API is read-only (GET)`, undefined, { allow: ALLOW });
 
 export function errorResponse(error: ApiError, extra?: Record<string, string>): Response {
   return jsonResponse({ value: error.body }, error.status, CACHE.none, extra ? { ...extra, ...error.headers } : error.headers);
@@ -104,8 +106,8 @@ async function retryOnceIfUnavailable<T>(run: () => Promise<T>): Promise<T> {
 
 const PREFLIGHT_HEADERS = { ...CORS_PREFLIGHT_HEADERS, allow: ALLOW };
 
-const methodNotAllowed: Handler = async (request) => {
-  throw new ApiError("method_not_allowed", `${request.method} is not allowed: this API is read-only (GET)`, undefined, { allow: ALLOW });
+const refuseMethod: Handler = async (request) => {
+  throw methodNotAllowed(request.method);
 };
 
 /**
@@ -132,7 +134,7 @@ export function createRoute(deps: RouteDeps) {
     const OPTIONS = async (): Promise<Response> =>
       new Response(null, { status: 204, headers: PREFLIGHT_HEADERS });
     // Other methods spend the budget too (and so carry its headers): they are requests all the same.
-    const notAllowed = answerWith(pattern, methodNotAllowed);
+    const notAllowed = answerWith(pattern, refuseMethod);
     return { GET, HEAD: GET, OPTIONS, POST: notAllowed, PUT: notAllowed, PATCH: notAllowed, DELETE: notAllowed };
   }
 

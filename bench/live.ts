@@ -6,6 +6,7 @@ import postgres from "postgres";
 import type { ChildProcess } from "node:child_process";
 import { freePort, startEmbeddedPostgres } from "../platform/postgres/embedded";
 import { migrateDatabase } from "../lib/db/migrate";
+import { sleep } from "../lib/resilience";
 import { createDatabaseIfMissing } from "../platform/postgres/resolve";
 import { startLocalCluster, type LocalCluster } from "../local/cluster";
 import { launchChromium } from "../tests/e2e/browser";
@@ -27,7 +28,6 @@ const STREAMS = Number(process.env.BENCH_STREAMS ?? 1000);
 const TAKES_PER_SECOND = 4;
 const TARGETS = { commitToClientP99: 100, landingToBrowserP99: 1000, manyStreamsP99: 250, manyStreamsRssMb: 150 };
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 const summary = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);

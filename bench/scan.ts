@@ -4,6 +4,7 @@ import path from "node:path";
 import postgres from "postgres";
 import { freePort, startEmbeddedPostgres } from "../platform/postgres/embedded";
 import { migrateDatabase } from "../lib/db/migrate";
+import { sleep } from "../lib/resilience";
 import { createDatabaseIfMissing } from "../platform/postgres/resolve";
 import { startLocalCluster } from "../local/cluster";
 import { ensureBuild, log, ROOT, spawnServer, startNext } from "./harness";
@@ -27,7 +28,6 @@ const PG_STATEMENTS = process.env.BENCH_PG_STATEMENTS === "1";
 const RSS_TARGET_MB = 250;
 const RATE_TARGET = 2500;
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 
 /** CPU time a process has used so far (user + system), in seconds. */

@@ -1,3 +1,4 @@
+import { exponentialBackoff } from "../lib/resilience";
 import { idAfter, parseLiveEvent, type LiveEvent } from "./live-events";
 
 // One Server-Sent Events connection to /v1/stream, kept open, paused and
@@ -32,7 +33,7 @@ export interface LiveConnectionOptions {
   backoffMs?(attempt: number): number;
 }
 
-const defaultBackoff = (attempt: number) => Math.min(30_000, 1_000 * 2 ** attempt);
+const defaultBackoff = exponentialBackoff({ baseMs: 1_000, maxMs: 30_000 });
 
 export class LiveConnection {
   private source: EventSourceLike | null = null;

@@ -1,4 +1,5 @@
 import { createServer } from "node:net";
+import { sleep } from "../lib/resilience";
 import { StartupError } from "./startup-error";
 
 /**
@@ -27,7 +28,7 @@ export async function waitForFreePort(port: number, ms: number, host?: string): 
   for (;;) {
     if (await isPortFree(port, host)) return true;
     if (Date.now() >= deadline) return false;
-    await new Promise((r) => setTimeout(r, 200));
+    await sleep(200);
   }
 }
 

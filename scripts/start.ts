@@ -6,6 +6,7 @@ import { numberSetting } from "../platform/number-setting";
 import { databaseStartupError } from "../platform/postgres/connect-error";
 import { releaseSignalsFromEmbeddedPostgres } from "../platform/postgres/embedded";
 import { migrateDatabase } from "../lib/db/migrate";
+import { sleep } from "../lib/resilience";
 import { EMBEDDED_DATA_DIR, resolveDatabase } from "../platform/postgres/resolve";
 import { env } from "../platform/env";
 import { createLogger } from "../platform/log";
@@ -116,7 +117,7 @@ async function announceWhenServing(url: string): Promise<void> {
       log.info(`explorer ready at ${url}`);
       return;
     } catch {
-      await new Promise((r) => setTimeout(r, 500));
+      await sleep(500);
     }
   }
 }

@@ -25,13 +25,12 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import next from "next";
 import { env } from "../platform/env";
-import { CLIENT_ADDRESS_HEADER, type RequestHeaders } from "./http/route";
-import { CORS_ORIGIN } from "./http/response";
+import { ApiError } from "./http/errors";
+import { CLIENT_ADDRESS_HEADER, errorResponse, methodNotAllowed, type RequestHeaders } from "./http/route";
 import { requestObserver } from "../platform/metrics";
 import { exitWithOneLine, StartupError } from "../platform/startup-error";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-const ALLOW = "GET, HEAD, OPTIONS";
 
 function isApiPath(url: string): boolean {
   return url.startsWith("/v1") && (url.length === 3 || url[3] === "/" || url[3] === "?");
@@ -42,16 +41,10 @@ const observe = requestObserver();
 /** The route label of what the launcher answers itself, before Next routes it. */
 const REFUSED_BEFORE_ROUTING = "(before routing)";
 
-/** The API's error shape (web/http/errors.ts), written without Next. */
-function jsonError(res: ServerResponse, status: number, code: string, error: string, headers: Record<string, string> = {}): void {
-  observe(REFUSED_BEFORE_ROUTING, status, 0);
-  res.writeHead(status, {
-    "content-type": "application/json; charset=utf-8",
-    "cache-control": "no-store",
-    ...CORS_ORIGIN,
-    ...headers,
-  });
-  res.end(JSON.stringify({ error, code }));
+/** The API's error answer (web/http), given before Next routes the request. */
+function refuse(res: ServerResponse, error: ApiError): void {
+  observe(REFUSED_BEFORE_ROUTING, error.status, 0);
+  writeResponse(res, errorResponse(error), false).catch(() => res.destroy());
 }
 
 function headersOf(req: IncomingMessage): RequestHeaders {
@@ -105,10 +98,10 @@ async function main(): Promise<void> {
     const method = req.method;
     const url = req.url ?? "/";
     if (method !== "GET" && method !== "HEAD" && method !== "OPTIONS" && isApiPath(url)) {
-      return jsonError(res, 405, "method_not_allowed", `${method} is not allowed: this API is read-only (GET)`, { allow: ALLOW });
+      return refuse(res, methodNotAllowed(String(method)));
     }
     if (!decodablePath(url)) {
-      if (isApiPath(url)) return jsonError(res, 400, "invalid_parameter", "the path is not valid percent-encoding");
+      if (isApiPath(url)) return refuse(res, new ApiError("invalid_parameter", "the path is not valid percent-encoding"));
       res.writeHead(400, { "content-type": "text/plain; charset=utf-8" }).end("Bad Request: the path is not valid percent-encoding\n");
       return;
     }

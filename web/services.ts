@@ -5,10 +5,10 @@ import { env } from "../platform/env";
 import { ClientSlots } from "../lib/feed/client-slots";
 import { FeedHub } from "../lib/feed/hub";
 import { fallbackRateLimiter, memoryRateLimiter, redisRateLimiter, unlimited, type RateLimiter } from "./http/rate-limit";
-import { createRoute, isUnavailable } from "./http/route";
+import { createRoute } from "./http/route";
 import { createTokenService, type TokenService } from "../lib/tokens";
 import { createLogger } from "../platform/log";
-import { throttledReport } from "../lib/resilience/throttled-report";
+import { isDatabaseUnreachable, throttledReport } from "../lib/resilience";
 import { requestObserver, webMetrics } from "../platform/metrics";
 
 /** Served from public/; the API answers it as an absolute URL on the request's origin. */
@@ -144,7 +144,7 @@ function feedChanges(): number | null {
 export const { route, revalidateBeforeRouting } = createRoute({
   limiter,
   trustProxy: () => env().TRUST_PROXY,
-  log: (error, url) => (isUnavailable(error) ? reportUnavailable(error, "database") : logger.error({ err: error, url }, "request failed")),
+  log: (error, url) => (isDatabaseUnreachable(error) ? reportUnavailable(error, "database") : logger.error({ err: error, url }, "request failed")),
   observe: requestObserver(),
   rateLimited: () => webMetrics().rateLimited.inc(),
   feedChanges,

@@ -1,8 +1,7 @@
 import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
+import { exponentialBackoff, FULL_JITTER, sleep } from "../lib/resilience";
 import type { OutageLog } from "./outage";
-import { sleep } from "./rate-budget";
-import { backoff } from "./resilient-fetch";
 
 /**
  * One writer at a time: a session-level PostgreSQL advisory lock, held by a
@@ -40,6 +39,8 @@ export interface LeadershipOptions {
 }
 
 const STANDBY_POLL_MS = 2000;
+/** Between attempts to reach the database for the lock: half a second to 8 s, jittered. */
+const reconnectDelay = exponentialBackoff({ baseMs: 250, maxMs: 8_000, minMs: 500, jitter: FULL_JITTER });
 const WATCHDOG_MS = 2000;
 
 export class LockLostError extends Error {
@@ -87,7 +88,7 @@ export async function acquireLeadership(options: LeadershipOptions): Promise<Lea
       failures++;
     }
     await client.end({ timeout: 0 }).catch(() => {});
-    if (failures) await sleep(Math.max(500, backoff(Math.min(failures, 5))), signal);
+    if (failures) await sleep(reconnectDelay(failures), signal);
   }
   return null;
 }

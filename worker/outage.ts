@@ -1,4 +1,5 @@
 import type { Logger } from "pino";
+import { createReportGate } from "../lib/resilience";
 import { oneLine } from "../platform/startup-error";
 
 /**
@@ -14,45 +15,42 @@ export interface OutageLog {
   readonly failing: boolean;
 }
 
-export function createOutageLog(log: Logger, what: string, intervalMs = 30_000): OutageLog {
+export function createOutageLog(log: Logger, what: string, intervalMs = 30_000, now: () => number = Date.now): OutageLog {
+  // Kept across recoveries: a dependency failing one call in five is told once per interval too.
+  const gate = createReportGate(intervalMs, now);
   let failing = false;
   let since = 0;
   let failures = 0;
-  let unreported = 0;
-  let lastReport = -Infinity;
   let toldThisOutage = false;
   return {
     get failing() {
       return failing;
     },
     failed(error) {
-      const now = Date.now();
+      const t = now();
       failures++;
-      unreported++;
       if (!failing) {
         failing = true;
-        since = now;
+        since = t;
         failures = 1;
       }
-      // Kept across recoveries: a dependency failing one call in five is told once per interval too.
-      if (now - lastReport >= intervalMs) {
-        log.warn(
-          { failures: unreported, failingForSeconds: Math.round((now - since) / 1000) },
-          `${what} failing: ${oneLine(error)}; retrying (${unreported} failure${unreported === 1 ? "" : "s"} since the last report)`,
-        );
-        lastReport = now;
-        unreported = 0;
-        toldThisOutage = true;
-      }
+      const heldBack = gate.due();
+      if (heldBack === null) return;
+      const unreported = heldBack + 1;
+      log.warn(
+        { failures: unreported, failingForSeconds: Math.round((t - since) / 1000) },
+        `${what} failing: ${oneLine(error)}; retrying (${unreported} failure${unreported === 1 ? "" : "s"} since the last report)`,
+      );
+      toldThisOutage = true;
     },
     ok() {
       if (!failing) return;
       failing = false;
-      const seconds = (Date.now() - since) / 1000;
+      const seconds = (now() - since) / 1000;
       // A blip retried at once is no news; an outage people were told about is.
       if (toldThisOutage && seconds >= 1) {
         log.info({ failures, afterSeconds: Math.round(seconds * 10) / 10 }, `${what} answering again`);
-        lastReport = -Infinity; // the next outage is news again
+        gate.reopen(); // the next outage is news again
       }
       toldThisOutage = false;
     },

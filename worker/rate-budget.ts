@@ -1,3 +1,5 @@
+import { sleep } from "../lib/resilience";
+
 /**
  * A token bucket of `perSecond` requests (burst one second's worth): callers
  * wait their turn in order instead of being refused. 0 means no budget.
@@ -35,15 +37,3 @@ export class RateBudget {
     }
   }
 }
-
-export const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve) => {
-    if (signal?.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener("abort", done);
-      resolve();
-    }
-    signal?.addEventListener("abort", done, { once: true });
-  });

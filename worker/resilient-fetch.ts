@@ -1,8 +1,10 @@
 import { setMaxListeners } from "node:events";
 import type { Logger } from "pino";
 import { Agent, request } from "undici";
+import { rateLimitDelayMs, sleep } from "../lib/resilience";
 import type { OutageLog } from "./outage";
-import { RateBudget, sleep } from "./rate-budget";
+import type { RateBudget } from "./rate-budget";
+import { retryDelay } from "./retry-delay";
 
 export interface ResilientFetchOptions {
   budget: RateBudget;
@@ -20,32 +22,15 @@ export class ShutdownError extends Error {
   override name = "ShutdownError";
 }
 
-const BASE_DELAY_MS = 250;
-const MAX_DELAY_MS = 30_000;
-
-/** Exponential backoff with full jitter. */
-export function backoff(attempt: number): number {
-  return Math.random() * Math.min(MAX_DELAY_MS, BASE_DELAY_MS * 2 ** attempt);
-}
-
 type HeaderValue = string | string[] | undefined;
-const header = (headers: Record<string, HeaderValue>, name: string): string | null => {
-  const value = headers[name];
-  return (Array.isArray(value) ? value[0] : value) ?? null;
-};
 
-/** A 429's wait: retry-after (seconds or an HTTP date), else x-ratelimit-reset, else backoff. */
-export function retryAfterMs(headers: Record<string, HeaderValue>, attempt: number): number {
-  const retryAfter = header(headers, "retry-after");
-  if (retryAfter) {
-    const seconds = Number(retryAfter);
-    if (Number.isFinite(seconds)) return Math.max(0, seconds * 1000);
-    const date = Date.parse(retryAfter);
-    if (!Number.isNaN(date)) return Math.max(0, date - Date.now());
-  }
-  const reset = Number(header(headers, "x-ratelimit-reset"));
-  if (Number.isFinite(reset) && reset > 0) return Math.max(0, (reset > 1e12 ? reset : reset * 1000) - Date.now());
-  return backoff(attempt) + 1000;
+/** A 429's wait: what the provider asks for (retry-after, x-ratelimit-reset), else a back-off and a second more. */
+function rateLimitWaitMs(headers: Record<string, HeaderValue>, attempt: number): number {
+  const get = (name: string) => {
+    const value = headers[name];
+    return (Array.isArray(value) ? value[0] : value) ?? null;
+  };
+  return rateLimitDelayMs({ get }, Date.now()) ?? retryDelay(attempt) + 1000;
 }
 
 /** How many calls a JSON-RPC body carries (a batch counts each of its calls against the budget). */
@@ -102,11 +87,11 @@ export function resilientFetch(options: ResilientFetchOptions): typeof fetch {
         const status = response.statusCode;
         if (status === 429) {
           reason = "429";
-          wait = retryAfterMs(response.headers, attempt);
+          wait = rateLimitWaitMs(response.headers, attempt);
           await response.body.dump().catch(() => {});
         } else if (status >= 500) {
           reason = `http ${status}`;
-          wait = backoff(attempt);
+          wait = retryDelay(attempt);
           await response.body.dump().catch(() => {});
         } else {
           // The body is read here, within the timeout, and parsed once by the
@@ -119,7 +104,7 @@ export function resilientFetch(options: ResilientFetchOptions): typeof fetch {
       } catch (error) {
         if (signal.aborted) throw new ShutdownError("the worker is shutting down");
         reason = (error as Error).name === "TimeoutError" || attemptController.signal.aborted ? "timeout" : `network: ${(error as Error).message}`;
-        wait = backoff(attempt);
+        wait = retryDelay(attempt);
       } finally {
         clearTimeout(timer);
         signal.removeEventListener("abort", onShutdown);

@@ -3,11 +3,13 @@ import bs58 from "bs58";
 import type { Logger } from "pino";
 import { OFFER_ACCOUNT_DISCRIMINATOR, OFFER_ACCOUNT_SIZE, OFFER_FIELD_OFFSETS, stateToByte } from "../lib/program";
 import { assertRawTransaction, type RawTransaction } from "../lib/program/raw-transaction";
-import { BatchRefusedError, createJsonRpc, TRANSIENT_RPC_CODES, type JsonRpcReply } from "./json-rpc";
+import { sleep } from "../lib/resilience";
+import { BatchRefusedError, createJsonRpc, resultOf, TRANSIENT_RPC_CODES } from "../lib/rpc/json-rpc";
 import { retryKind, type WorkerMetrics } from "./metrics";
 import type { OutageLog } from "./outage";
-import { RateBudget, sleep } from "./rate-budget";
-import { backoff, resilientFetch, ShutdownError } from "./resilient-fetch";
+import { RateBudget } from "./rate-budget";
+import { resilientFetch, ShutdownError } from "./resilient-fetch";
+import { retryDelay } from "./retry-delay";
 
 export interface RpcConfig {
   url: string;
@@ -66,7 +68,7 @@ export function createProgramRpc(config: RpcConfig) {
     },
   });
   const connection = new Connection(config.url, { commitment: config.commitment, disableRetryOnRateLimit: true, fetch: send });
-  const jsonRpc = createJsonRpc(config.url, send as unknown as Parameters<typeof createJsonRpc>[1]);
+  const jsonRpc = createJsonRpc(config.url, send);
   let batching = config.batch !== "off";
   const programKey = new PublicKey(config.programId);
 
@@ -86,21 +88,17 @@ export function createProgramRpc(config: RpcConfig) {
         if (error instanceof ShutdownError || signal.aborted) throw new ShutdownError("the worker is shutting down");
         metrics?.rpcRequests.inc({ method, outcome: "error" }, calls);
         if (error instanceof BatchRefusedError) throw error;
-        const code = (error as { code?: number }).code;
-        if (code !== undefined && !TRANSIENT_RPC_CODES.has(code)) throw error;
+        // A JSON-RPC error with a code no retry cures is the answer; an HTTP error (code null) or no code at all is retried.
+        const code = (error as { code?: number | null }).code;
+        if (code !== undefined && code !== null && !TRANSIENT_RPC_CODES.has(code)) throw error;
         retries++;
         metrics?.retries.inc({ kind: "rpc_error" });
         outage?.failed(error);
         log.debug({ what, err: (error as Error).message, attempt }, "rpc call failed; retrying");
-        await sleep(backoff(attempt), signal);
+        await sleep(retryDelay(attempt), signal);
       }
     }
   }
-
-  const unwrap = <T>(reply: JsonRpcReply<T>, what: string): T => {
-    if (reply.error) throw Object.assign(new Error(`${what}: ${reply.error.message}`), { code: reply.error.code });
-    return reply.result as T;
-  };
 
   const txConfig = JSON.stringify({ encoding: "json", commitment: config.commitment, maxSupportedTransactionVersion: 0 });
   const getTransaction = (signature: string) => ({ method: "getTransaction", params: `["${signature}",${txConfig}]` });
@@ -109,7 +107,7 @@ export function createProgramRpc(config: RpcConfig) {
   const transactionBatch = async <T>(signatures: string[], check: (value: unknown, signature: string) => T): Promise<T[]> => {
     const replies = await persist("getTransaction batch", async () => {
       const out = await jsonRpc.batch(signatures.map(getTransaction));
-      return out.map((reply, i) => unwrap(reply, `getTransaction(${signatures[i]})`));
+      return out.map((reply, i) => resultOf(reply, `getTransaction(${signatures[i]})`));
     }, signatures.length);
     return replies.map((value, i) => check(value, signatures[i]!));
   };
@@ -117,7 +115,7 @@ export function createProgramRpc(config: RpcConfig) {
   /** One getTransaction call. */
   const transactionAlone = async <T>(signature: string, check: (value: unknown, signature: string) => T): Promise<T> => {
     const { params } = getTransaction(signature);
-    const value = await persist("getTransaction", async () => unwrap(await jsonRpc.call("getTransaction", params), `getTransaction(${signature})`));
+    const value = await persist("getTransaction", async () => resultOf(await jsonRpc.call("getTransaction", params), `getTransaction(${signature})`));
     return check(value, signature);
   };
 
@@ -130,7 +128,7 @@ export function createProgramRpc(config: RpcConfig) {
     async signaturesBefore(before: string | undefined, limit = 1000): Promise<SignatureInfo[]> {
       const params = JSON.stringify([config.programId, { limit, commitment: config.commitment, ...(before ? { before } : {}) }]);
       return persist("getSignaturesForAddress", async () => {
-        const page = unwrap(await jsonRpc.call("getSignaturesForAddress", params), "getSignaturesForAddress");
+        const page = resultOf(await jsonRpc.call("getSignaturesForAddress", params), "getSignaturesForAddress");
         if (!Array.isArray(page) || page.some((s) => typeof (s as SignatureInfo)?.signature !== "string" || typeof (s as SignatureInfo)?.slot !== "number")) {
           throw new Error("getSignaturesForAddress returned an unexpected shape");
         }
@@ -235,7 +233,7 @@ export function createProgramRpc(config: RpcConfig) {
       for (let start = 0; start < signatures.length; start += 256) {
         const chunk = signatures.slice(start, start + 256);
         const value = await persist("getSignatureStatuses", async () => {
-          const reply = unwrap(
+          const reply = resultOf(
             await jsonRpc.call("getSignatureStatuses", JSON.stringify([chunk, { searchTransactionHistory: true }])),
             "getSignatureStatuses",
           ) as { value?: unknown };

@@ -1,14 +1,14 @@
 import type { Logger } from "pino";
 import type postgres from "postgres";
 import { markLapsedOffers, readCheckpoint } from "../lib/db/writes";
+import { createReportGate, isDatabaseUnreachable, sleep } from "../lib/resilience";
 import { commitBatch, fetchBatch, NotYetAvailableError, type FetchedBatch, type SignatureRef } from "./batch";
 import { settleFinality } from "./finality";
 import type { Lease } from "./leader-lock";
 import type { WorkerMetrics } from "./metrics";
 import type { OutageLog } from "./outage";
-import { backoff } from "./resilient-fetch";
-import { sleep } from "./rate-budget";
 import { reconcileOffers } from "./reconcile";
+import { retryDelay } from "./retry-delay";
 import type { ProgramRpc } from "./rpc";
 import { planSignatures } from "./signatures";
 import type { Wakeup } from "./wakeup";
@@ -97,17 +97,11 @@ export async function runScanner(context: ScannerContext, config: ScannerConfig,
       metrics.retries.inc({ kind: "scan_round" });
       const notYet = error instanceof NotYetAvailableError;
       if (notYet) log.debug({ err: (error as Error).message }, "the node is not there yet; retrying the round");
-      else if (isDatabaseError(error)) database.failed(error);
+      else if (isDatabaseUnreachable(error)) database.failed(error);
       else log.warn({ err: error, failures }, "scan round failed; retrying from the checkpoint");
-      await sleep(notYet ? 500 : backoff(Math.min(failures, 7)), signal);
+      await sleep(notYet ? 500 : retryDelay(failures), signal);
     }
   }
-}
-
-/** Errors of the connection to PostgreSQL (not of a statement): an outage, told once per interval. */
-function isDatabaseError(error: unknown): boolean {
-  const code = (error as { code?: string })?.code ?? "";
-  return /^(CONNECTION_|CONNECT_TIMEOUT|ECONN|EPIPE|ETIMEDOUT|ENOTFOUND|EAI_AGAIN|57P0|08)/.test(code);
 }
 
 /**
@@ -189,7 +183,8 @@ function backfillProgress(log: Logger, total: number): (batch: number) => void {
   };
 }
 
-let lastNotableLag = 0;
+/** A lag people should know of is told at info level once per interval; the rest at debug. */
+const notableLagGate = createReportGate(30_000);
 
 async function observeLag(rpc: ProgramRpc, last: SignatureRef, log: Logger, metrics: WorkerMetrics): Promise<void> {
   const tip = await rpc.slot();
@@ -198,7 +193,6 @@ async function observeLag(rpc: ProgramRpc, last: SignatureRef, log: Logger, metr
   const blockTime = await rpc.connection.getBlockTime(last.slot).catch(() => null);
   const secondsBehind = blockTime ? Math.max(0, Math.round(Date.now() / 1000 - blockTime)) : null;
   // Nothing at info level when all is well; a lag people should know of, once per interval.
-  const notable = secondsBehind !== null && secondsBehind >= NOTABLE_LAG_SECONDS && Date.now() - lastNotableLag >= 30_000;
-  if (notable) lastNotableLag = Date.now();
+  const notable = secondsBehind !== null && secondsBehind >= NOTABLE_LAG_SECONDS && notableLagGate.due() !== null;
   log[notable ? "info" : "debug"]({ slotsBehind, secondsBehind }, "lag");
 }

@@ -1,11 +1,13 @@
 import type { Logger } from "pino";
 import type { Checkpoint } from "../lib/db/writes";
+import { exponentialBackoff, sleep } from "../lib/resilience";
 import { NotYetAvailableError, type SignatureRef } from "./batch";
-import { sleep } from "./rate-budget";
 import type { ProgramRpc, SignatureInfo } from "./rpc";
 
 const PAGE = 1000;
 const PROGRESS_EVERY_MS = 5000;
+/** Before asking again after an empty page for a `before` the node does not know: 1 s, doubling to 30 s. */
+const unknownBeforeDelay = exponentialBackoff({ baseMs: 500, maxMs: 30_000 });
 
 /**
  * The program's signatures after the checkpoint, planned as page cursors
@@ -66,7 +68,7 @@ export async function planSignatures(rpc: ProgramRpc, checkpoint: Checkpoint, lo
       if (status) break; // the node knows `before`: this is the program's first signature
       unknownBefore++;
       log.warn({ before, attempt: unknownBefore }, "empty page for a `before` the node does not know: not the end of history; retrying");
-      await sleep(Math.min(30_000, 500 * 2 ** Math.min(unknownBefore, 6)), signal);
+      await sleep(unknownBeforeDelay(unknownBefore), signal);
       continue;
     }
     unknownBefore = 0;

@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import WebSocket from "ws";
+import { createReportGate, exponentialBackoff, jitterAround } from "../lib/resilience";
 import type { WorkerMetrics } from "./metrics";
 
 /**
@@ -32,7 +33,8 @@ export interface WakeupOptions {
 }
 
 const SUBSCRIBE_ID = 1;
-const MAX_BACKOFF_MS = 30_000;
+/** Before reopening a dropped socket: 0.5 s, doubling to 30 s, give or take a fifth. */
+const reopenDelay = exponentialBackoff({ baseMs: 500, maxMs: 30_000, jitter: jitterAround(0.2) });
 const HEARTBEAT_MS = 20_000;
 const LOG_EVERY_MS = 60_000;
 
@@ -44,7 +46,7 @@ export function startWakeup(options: WakeupOptions): Wakeup {
   let toldUnavailable = false;
   let closed = false;
   let failures = 0;
-  let lossToldAt = -Infinity;
+  const lossReport = createReportGate(LOG_EVERY_MS);
   let lossTold = false;
   let pending = false;
   let waiter: (() => void) | null = null;
@@ -68,9 +70,8 @@ export function startWakeup(options: WakeupOptions): Wakeup {
     clearInterval(heartbeat);
     if (closed) return;
     if (wasConnected) {
-      if (Date.now() - lossToldAt >= LOG_EVERY_MS) {
+      if (lossReport.due() !== null) {
         log.warn({ url, cause }, `lost the RPC's WebSocket (${cause}): polling every ${options.pollMs} ms until it is back`);
-        lossToldAt = Date.now();
         lossTold = true;
       }
     } else if (!everConnected && !toldUnavailable) {
@@ -78,8 +79,7 @@ export function startWakeup(options: WakeupOptions): Wakeup {
       toldUnavailable = true;
     }
     failures++;
-    const delay = Math.min(MAX_BACKOFF_MS, 500 * 2 ** Math.min(failures - 1, 6)) * (0.8 + Math.random() * 0.4);
-    retryTimer = setTimeout(open, delay);
+    retryTimer = setTimeout(open, reopenDelay(failures - 1));
     retryTimer.unref();
   };
 

@@ -10,6 +10,7 @@ import {
   unitsFromSimulation,
   withComputeUnitLimit,
 } from "@/lib/program";
+import { sleep } from "@/lib/resilience";
 import type { ConnectedWallet } from "@/client/wallet-session";
 
 // An action's transactions from plan to `confirmed`: packed, simulated
@@ -78,7 +79,7 @@ export async function waitForConfirmation(connection: Connection, signature: str
       const height = await connection.getBlockHeight("confirmed").catch(() => 0);
       if (height > lastValidBlockHeight) throw new Error("The transaction expired before it landed (its blockhash is too old); nothing changed");
     }
-    await new Promise((resolve) => setTimeout(resolve, POLL_MS));
+    await sleep(POLL_MS);
   }
 }
 

@@ -1,5 +1,6 @@
 import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
+import { backoffDelay } from "../resilience";
 import * as schema from "./schema";
 
 export type Database = PostgresJsDatabase<typeof schema> & { $client: postgres.Sql };
@@ -13,16 +14,21 @@ export interface ConnectOptions {
   connectTimeoutSeconds?: number;
 }
 
+/**
+ * postgres.js waits 3^n/100 s (up to 20 s) between reconnects, and queries
+ * queued meanwhile wait with it: after a PostgreSQL restart some requests
+ * then stalled for 15 s and failed with the old server's error. 50 ms doubling
+ * to half a second at most keeps recovery as quick as the server's return.
+ */
+const RECONNECT_BACKOFF = { baseMs: 50, maxMs: 500 };
+
 export function connect(url: string, options: ConnectOptions = {}): Database {
   const client = postgres(url, {
     max: options.max ?? 10,
     onnotice: () => {},
     connect_timeout: options.connectTimeoutSeconds ?? 10,
-    // postgres.js waits 3^n/100 s (up to 20 s) between reconnects, and queries
-    // queued meanwhile wait with it: after a PostgreSQL restart some requests
-    // then stalled for 15 s and failed with the old server's error. Half a
-    // second at most keeps recovery as quick as the server's return.
-    backoff: (retries: number) => Math.min(0.05 * 2 ** retries, 0.5),
+    // In seconds, as postgres.js counts.
+    backoff: (retries: number) => backoffDelay(RECONNECT_BACKOFF, retries) / 1000,
     connection: {
       application_name: options.applicationName ?? "offer-book",
       ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),

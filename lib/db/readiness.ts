@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import journal from "../../drizzle/meta/_journal.json";
+import { codedError } from "../resilience";
 import type { Database } from "./client";
 
 /** The newest migration this build knows: drizzle records each applied one with its journal `when` as created_at. */
@@ -18,8 +19,7 @@ export async function databaseReadiness(db: Database): Promise<Readiness> {
       sql`select max(created_at)::text as latest from drizzle.__drizzle_migrations`,
     );
   } catch (error) {
-    // drizzle wraps the driver's error; PostgreSQL's code is on its cause.
-    const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+    const code = codedError(error)?.code;
     // 42P01/3F000: no migrations table or schema yet, i.e. none applied.
     if (code === "42P01" || code === "3F000") return { ready: false, reason: "no migrations applied: run npm run db:migrate" };
     return { ready: false, reason: "the database is unreachable" };

@@ -1,3 +1,4 @@
+import { sleep } from "../resilience";
 import { UpstreamError } from "./errors";
 
 /**
@@ -53,8 +54,6 @@ export interface QueueOptions {
   maxWaitMs: number;
   now: () => number;
 }
-
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
  * Callers beyond the budget wait here in order instead of failing, but the

@@ -1,5 +1,6 @@
 import { PublicKey, type AccountInfo } from "@solana/web3.js";
-import { retryWithin } from "./retry";
+import { retryWithin } from "../resilience";
+import { jsonRpc } from "../rpc/json-rpc";
 
 export const TOKEN_PROGRAM_ID = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
 export const TOKEN_2022_PROGRAM_ID = "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb";
@@ -55,10 +56,8 @@ interface RpcAccount {
   data: [string, string];
 }
 
-function parseAccounts(body: unknown, expected: number): Array<RpcAccount | null> {
-  const reply = body as { error?: { message?: string }; result?: { value?: unknown } } | null;
-  if (reply?.error) throw new Error(`RPC error: ${reply.error.message ?? "unknown"}`);
-  const value = reply?.result?.value;
+function checkAccounts(reply: { value?: unknown } | null, expected: number): Array<RpcAccount | null> {
+  const value = reply?.value;
   if (!Array.isArray(value) || value.length !== expected) throw new Error("RPC answer is not a list of accounts");
   return value as Array<RpcAccount | null>;
 }
@@ -69,17 +68,9 @@ export function createChainDecimalsReader(rpcUrl: string, { timeoutMs, onCall, o
 
   async function fetchChunk(chunk: readonly string[], attemptMs: number): Promise<Array<number | null>> {
     onCall?.();
-    const response = await fetch(rpcUrl, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "getMultipleAccounts", params: [keys(chunk), { encoding: "base64", commitment: "confirmed" }] }),
-      signal: AbortSignal.timeout(attemptMs),
-    });
-    if (!response.ok) {
-      void response.body?.cancel();
-      throw new Error(`RPC answered HTTP ${response.status}`);
-    }
-    const accounts = parseAccounts(await response.json(), chunk.length);
+    const params = [keys(chunk), { encoding: "base64", commitment: "confirmed" }];
+    const reply = await jsonRpc<{ value?: unknown } | null>(rpcUrl, "getMultipleAccounts", params, AbortSignal.timeout(attemptMs));
+    const accounts = checkAccounts(reply, chunk.length);
     return accounts.map((a) => (a ? mintDecimals({ owner: a.owner, data: Buffer.from(a.data[0], "base64") }) : null));
   }
 

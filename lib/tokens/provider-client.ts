@@ -1,8 +1,8 @@
 import type { z } from "zod";
+import { rateLimitDelayMs } from "../resilience";
 import type { OutboundBudget } from "./budget";
 import { UpstreamError } from "./errors";
 import { providerTokenListSchema, type ProviderToken } from "./provider-schema";
-import { rateLimitDelayMs } from "./retry-after";
 
 /** The provider's documented ceiling on mints per search call. */
 export const MAX_MINTS_PER_SEARCH = 100;

@@ -7,7 +7,7 @@ import { typedCache, type Entry } from "./cache";
 import { memoryStore, redisStore, tieredStore, type CacheStore } from "./cache-store";
 import { fallbackSlotSource, fallbackStore } from "./redis-fallback";
 import { trackRedis, type RedisHealth } from "./redis-health";
-import { throttledReport } from "../resilience/throttled-report";
+import { throttledReport } from "../resilience";
 import { createChainDecimalsReader, MAX_ACCOUNTS_PER_CALL } from "./chain-decimals";
 import { decimalsKey, lookUpChainDecimals } from "./decimals";
 import { ChainUnavailable, UpstreamError } from "./errors";

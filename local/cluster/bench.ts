@@ -1,6 +1,7 @@
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import autocannon from "autocannon";
+import { jsonRpc } from "../../lib/rpc/json-rpc";
 
 /**
  * Measures the local cluster as the worker uses it: ledger build time, paging
@@ -33,18 +34,12 @@ const url = await new Promise<string>((resolve, reject) => {
   child.on("exit", (code) => reject(new Error(`cluster exited with ${code}`)));
 });
 
-async function rpc<T>(method: string, params: unknown[]): Promise<T> {
-  const res = await fetch(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
-  const body = (await res.json()) as { result: T };
-  return body.result;
-}
-
 const info = (await (await fetch(`${url}/_admin/info`)).json()) as { programId: string };
 const pagingStarted = performance.now();
 const signatures: string[] = [];
 let before: string | undefined;
 for (;;) {
-  const page = await rpc<Array<{ signature: string }>>("getSignaturesForAddress", [info.programId, { limit: 1000, before, commitment: "confirmed" }]);
+  const page = await jsonRpc<Array<{ signature: string }>>(url, "getSignaturesForAddress", [info.programId, { limit: 1000, before, commitment: "confirmed" }]);
   signatures.push(...page.map((p) => p.signature));
   if (page.length < 1000) break;
   before = page[page.length - 1]?.signature;

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import { sleep } from "../../lib/resilience";
 import { jupiterToken, THIN_TOKENS, WELL_KNOWN, type JupiterToken, type TokenSpec } from "./data";
 import { ICON_PATH_PREFIX, iconSvg, localIconPath } from "./icons";
 
@@ -204,7 +205,7 @@ export async function startTokenStandin(options: StandinOptions = {}): Promise<T
       counters.failed++;
       return reply(mode.status ?? 503, { error: "Service Unavailable" });
     }
-    if (mode.kind === "slow") await new Promise((r) => setTimeout(r, mode.kind === "slow" ? mode.delayMs : 0));
+    if (mode.kind === "slow") await sleep(mode.delayMs);
     const malformed = mode.kind === "malformed";
 
     const parts = url.pathname.split("/").filter(Boolean); // tokens, v2, ...

@@ -1,3 +1,4 @@
+import { codedError, isDatabaseUnreachable } from "../../lib/resilience";
 import { StartupError, oneLine } from "../startup-error";
 
 /** The URL without its password, for messages. */
@@ -19,15 +20,15 @@ interface DatabaseFailure {
 
 /**
  * A failure to reach or use the database named by `variable` (DATABASE_URL),
- * as one line naming the cause and the fix. PostgreSQL's own codes:
- * 28P01 password refused, 28000 no pg_hba entry, 3D000 no such database,
- * 57P03 still starting, 53300 too many connections.
+ * as one line naming the cause and the fix: the causes people meet at start
+ * in words of their own (PostgreSQL's codes: 28P01 password refused, 28000 no
+ * pg_hba entry, 3D000 no such database, 57P03 still starting, 53300 too many
+ * connections), any other sign of an unreachable database
+ * (lib/resilience's predicate) as a database that does not answer.
  */
 export function databaseStartupError(url: string, failure: unknown, variable = "DATABASE_URL"): StartupError {
   if (failure instanceof StartupError) return failure;
-  // drizzle wraps the driver's error (DrizzleQueryError) in `cause`.
-  let error = failure;
-  while (error instanceof Error && error.cause && !(error as DatabaseFailure).code) error = error.cause;
+  const error = codedError(failure) ?? failure;
   const shown = redactedUrl(url);
   let where: string;
   let database: string;
@@ -46,11 +47,6 @@ export function databaseStartupError(url: string, failure: unknown, variable = "
     case "ENOTFOUND":
     case "EAI_AGAIN":
       return new StartupError(`the database host ${e.hostname ?? where} does not resolve (${variable}=${shown})`, `correct the host in ${variable}`);
-    case "CONNECT_TIMEOUT":
-    case "ETIMEDOUT":
-    case "EHOSTUNREACH":
-    case "ENETUNREACH":
-      return new StartupError(`the database at ${where} does not answer (${variable}=${shown})`, `check that it runs and that this machine can reach it, or correct ${variable}`);
     case "28P01":
     case "28000":
       return new StartupError(`PostgreSQL at ${where} refused the login: ${firstLine}`, `correct the user and password in ${variable}`);
@@ -62,6 +58,9 @@ export function databaseStartupError(url: string, failure: unknown, variable = "
       return new StartupError(`PostgreSQL at ${where} is starting up or shutting down`, "try again in a few seconds");
     case "53300":
       return new StartupError(`PostgreSQL at ${where} has no free connection`, "raise its max_connections or stop what holds them");
+  }
+  if (isDatabaseUnreachable(error)) {
+    return new StartupError(`the database at ${where} does not answer (${variable}=${shown})`, `check that it runs and that this machine can reach it, or correct ${variable}`);
   }
   return new StartupError(`the database at ${where} failed: ${oneLine(error)}`, `check ${variable} and the server's log`);
 }

@@ -1,5 +1,6 @@
 import { readFileSync, rmSync, writeFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
+import { sleep } from "../../lib/resilience";
 import { isPostgresProcess, readPostmasterPid } from "../../platform/postgres/postmaster";
 import type { Logger } from "../../platform/log";
 import { StartupError } from "../../platform/startup-error";
@@ -104,6 +105,6 @@ async function stopOrphanedPostgres(pgDir: string, log: Logger): Promise<void> {
     if (Date.now() > deadline) {
       throw new StartupError(`the embedded PostgreSQL left by an earlier npm start (pid ${postmaster.pid}) does not stop`, `stop it (kill ${postmaster.pid}), then npm start again`);
     }
-    await new Promise((r) => setTimeout(r, 200));
+    await sleep(200);
   }
 }

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
+import { backoffDelay } from "../../lib/resilience";
 import type { Logger } from "../../platform/log";
 
 /**
@@ -80,7 +81,7 @@ export class Supervisor {
       this.giveUp(`the ${name} ${how}, ${GIVE_UP_AFTER} times in a row within ${QUICK_MS / 1000} s of starting: see its log above, fix the cause, then npm start again`);
       return;
     }
-    const delay = Math.min(this.baseDelayMs * 2 ** (part.quickFailures - 1), MAX_DELAY_MS);
+    const delay = backoffDelay({ baseMs: this.baseDelayMs, maxMs: MAX_DELAY_MS }, part.quickFailures - 1);
     this.log.warn(`the ${name} ${how}; restarting it in ${delay / 1000} s (the rest keeps running)`);
     part.timer = setTimeout(() => {
       part.timer = undefined;

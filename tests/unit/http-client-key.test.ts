@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clientKey, CLIENT_ADDRESS_HEADER, isUnavailable } from "../../web/http/route";
+import { clientKey, CLIENT_ADDRESS_HEADER } from "../../web/http/route";
 
 const request = (headers: Record<string, string>) => new Request("http://localhost/v1/stats", { headers });
 
@@ -19,15 +19,5 @@ describe("clientKey: whose budget a request spends", () => {
   it("with TRUST_PROXY but no proxy header falls back to the socket", () => {
     expect(clientKey(request(socket), true)).toBe("192.0.2.1");
     expect(clientKey(request({ ...socket, "x-forwarded-for": "1.2.3.4, " }), true)).toBe("192.0.2.1");
-  });
-});
-
-describe("isUnavailable: a database outage, not a bug", () => {
-  it("sees a connection error through drizzle's wrapper", () => {
-    const refused = Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" });
-    expect(isUnavailable(new Error("Failed query: select 1", { cause: refused }))).toBe(true);
-    expect(isUnavailable(Object.assign(new Error("terminating"), { code: "57P01" }))).toBe(true);
-    expect(isUnavailable(new Error("Failed query", { cause: Object.assign(new Error("syntax"), { code: "42601" }) }))).toBe(false);
-    expect(isUnavailable(new Error("plain"))).toBe(false);
   });
 });

@@ -33,9 +33,12 @@ export type CachePolicy = (typeof CACHE)[keyof typeof CACHE];
  */
 export const CORS_ORIGIN = { "access-control-allow-origin": "*" } as const;
 
+/** The methods every /v1 route answers: the API is read-only. */
+export const ALLOW = "GET, HEAD, OPTIONS";
+
 export const CORS_PREFLIGHT_HEADERS: Record<string, string> = {
   ...CORS_ORIGIN,
-  "access-control-allow-methods": "GET, HEAD, OPTIONS",
+  "access-control-allow-methods": ALLOW,
   "access-control-allow-headers": "*",
   "access-control-max-age": "86400",
 };

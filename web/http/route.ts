@@ -1,8 +1,9 @@
 import { InvalidCursorError } from "../../lib/db/reads/cursor";
+import { isDatabaseUnreachable } from "../../lib/resilience";
 import { ApiError, invalidParameter } from "./errors";
 import { rateLimitHeaders, type RateDecision, type RateLimiter } from "./rate-limit";
 import { processRevalidationMemo } from "./revalidation";
-import { bodyText, CACHE, CORS_ORIGIN, CORS_PREFLIGHT_HEADERS, ifNoneMatchHits, jsonResponse, strongEtag, type JsonBody } from "./response";
+import { ALLOW, bodyText, CACHE, CORS_ORIGIN, CORS_PREFLIGHT_HEADERS, ifNoneMatchHits, jsonResponse, strongEtag, type JsonBody } from "./response";
 
 export interface Reply {
   body: JsonBody;
@@ -37,32 +38,9 @@ type RouteContext = { params: Promise<Params> };
 /** A handler answers a JSON reply, or a response of its own (the event stream). */
 type Handler = (request: Request, url: URL, params: Params) => Promise<Reply | Response>;
 
-const ALLOW = "GET, HEAD, OPTIONS";
-
-/** Connection-level failures and server shutdowns: the database is unreachable, not the request wrong. */
-const UNAVAILABLE_CODES = new Set([
-  "ECONNREFUSED",
-  "ECONNRESET",
-  "ETIMEDOUT",
-  "ENOTFOUND",
-  "CONNECT_TIMEOUT",
-  "CONNECTION_CLOSED",
-  "CONNECTION_ENDED",
-  "CONNECTION_DESTROYED",
-  "57P01", // admin_shutdown
-  "57P02", // crash_shutdown
-  "57P03", // cannot_connect_now
-  "53300", // too_many_connections
-  "3D000", // invalid_catalog_name: the database does not exist (yet)
-]);
-
-export function isUnavailable(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  if (typeof code === "string") return UNAVAILABLE_CODES.has(code) || code.startsWith("08");
-  // drizzle wraps the driver's error (DrizzleQueryError); its code is on the cause.
-  const cause = (error as { cause?: unknown } | null)?.cause;
-  return cause !== undefined && cause !== error && isUnavailable(cause);
-}
+/** The 405 for any other method, from a route or from the web launcher before routing. */
+export const methodNotAllowed = (method: string) =>
+  new ApiError("method_not_allowed", `${method} is not allowed: this API is read-only (GET)`, undefined, { allow: ALLOW });
 
 export function errorResponse(error: ApiError, extra?: Record<string, string>): Response {
   return jsonResponse({ value: error.body }, error.status, CACHE.none, extra ? { ...extra, ...error.headers } : error.headers);
@@ -121,15 +99,15 @@ async function retryOnceIfUnavailable<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
-    if (!isUnavailable(error)) throw error;
+    if (!isDatabaseUnreachable(error)) throw error;
     return run();
   }
 }
 
 const PREFLIGHT_HEADERS = { ...CORS_PREFLIGHT_HEADERS, allow: ALLOW };
 
-const methodNotAllowed: Handler = async (request) => {
-  throw new ApiError("method_not_allowed", `${request.method} is not allowed: this API is read-only (GET)`, undefined, { allow: ALLOW });
+const refuseMethod: Handler = async (request) => {
+  throw methodNotAllowed(request.method);
 };
 
 /**
@@ -156,7 +134,7 @@ export function createRoute(deps: RouteDeps) {
     const OPTIONS = async (): Promise<Response> =>
       new Response(null, { status: 204, headers: PREFLIGHT_HEADERS });
     // Other methods spend the budget too (and so carry its headers): they are requests all the same.
-    const notAllowed = answerWith(pattern, methodNotAllowed);
+    const notAllowed = answerWith(pattern, refuseMethod);
     return { GET, HEAD: GET, OPTIONS, POST: notAllowed, PUT: notAllowed, PATCH: notAllowed, DELETE: notAllowed };
   }
 
@@ -205,7 +183,7 @@ export function createRoute(deps: RouteDeps) {
       } catch (error) {
         if (error instanceof ApiError) return errorResponse(error, budget);
         if (error instanceof InvalidCursorError) return errorResponse(invalidParameter("cursor", error.message), budget);
-        if (isUnavailable(error)) {
+        if (isDatabaseUnreachable(error)) {
           deps.log(error, request.url);
           return errorResponse(new ApiError("unavailable", "the database is unreachable; try again shortly", undefined, { "retry-after": "5" }), budget);
         }

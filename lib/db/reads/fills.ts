@@ -53,7 +53,7 @@ export interface FillFilters {
 
 type Fragment = postgres.PendingQuery<postgres.Row[]>;
 
-/** The origin of fill_slot_bounds' minutes (migration 0003); date_bin ignores the session time zone. */
+/** The origin of fill_slot_bounds' minutes (lib/db/sql/functions/fills_aggregate_statement.sql); date_bin ignores the session time zone. */
 const BIN_ORIGIN = "2000-01-01T00:00:00Z";
 
 function filterConditions(sql: postgres.Sql, f: FillFilters): Fragment[] {

@@ -5,7 +5,10 @@ import { connect, disconnect } from "./client";
 
 export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../drizzle");
 
-/** Applies every pending migration in `drizzle/`; safe to run at every start. */
+/**
+ * Applies every pending migration in `drizzle/`; safe to run at every start.
+ * The functions and triggers they leave are in lib/db/sql, one file each.
+ */
 export async function migrateDatabase(url: string): Promise<void> {
   const db = connect(url, { max: 1, applicationName: "offer-book-migrate" });
   try {

@@ -1,6 +1,24 @@
 import type postgres from "postgres";
 import type { Database } from "../client";
+import { candles } from "../schema/candles";
+import { columnsOf, field, jsonObject } from "./fields";
 import { and } from "./page";
+
+const c = columnsOf(candles, "c");
+
+/** A Candle (/v1/candles), over a row `c` of candles: the bucket's start, its prices, volumes and number of fills. */
+export const CANDLE_FIELDS = {
+  time: field("unixTime", c.bucket),
+  open: field("price", c.open),
+  high: field("price", c.high),
+  low: field("price", c.low),
+  close: field("price", c.close),
+  volume: field("amount", c.volume),
+  quoteVolume: field("amount", c.quoteVolume),
+  fills: field("uint", c.fills),
+};
+
+const CANDLE_JSON = jsonObject(CANDLE_FIELDS);
 
 export interface CandleQuery {
   tokenMint: string;
@@ -30,15 +48,7 @@ export async function listCandles(db: Database, q: CandleQuery): Promise<string>
   if (q.toTime !== undefined) conditions.push(sql`bucket <= to_timestamp(${q.toTime})`);
   const [row] = await sql`
     select coalesce(json_agg(j order by bucket), '[]')::text as items from (
-      select c.bucket, (select row_to_json(x) from (select
-        extract(epoch from c.bucket)::bigint as "time",
-        trim_scale(c.open)::text as "open",
-        trim_scale(c.high)::text as "high",
-        trim_scale(c.low)::text as "low",
-        trim_scale(c.close)::text as "close",
-        c.volume::text as "volume",
-        c.quote_volume::text as "quoteVolume",
-        c.fills as "fills") x) as j
+      select c.bucket, ${sql.unsafe(CANDLE_JSON)} as j
       from candles c
       where ${and(sql, conditions)}
       order by c.bucket desc limit ${q.limit}

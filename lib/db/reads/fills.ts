@@ -1,8 +1,44 @@
 import type postgres from "postgres";
 import type { Database } from "../client";
+import { fills } from "../schema/fills";
 import { decodeFillCursor, encodeFillCursor } from "./cursor";
-import { FILL_JSON, OFFER_FILL_JSON } from "./json-sql";
+import { columnsOf, field, jsonObject, pickFields } from "./fields";
 import { and, listBody, type PageParams } from "./page";
+
+const o = columnsOf(fills, "o");
+
+/** A row of the global feed (/v1/fills, the stream's fill events), with the extensions ixIndex and maker, over a row `o` of fills. */
+export const FILL_FIELDS = {
+  signature: field("signature", o.signature),
+  ixIndex: field("uint", o.ixIndex),
+  offerPda: field("address", o.offerPda),
+  maker: field("address", o.maker),
+  taker: field("address", o.taker),
+  fillAmount: field("amount", o.fillAmount),
+  paymentAmount: field("amount", o.paymentAmount),
+  feeAmount: field("amount", o.feeAmount),
+  blockTime: field("time", o.blockTime),
+  slot: field("slot", o.slot),
+  tokenMint: field("address", o.tokenMint),
+  paymentMint: field("address", o.paymentMint),
+  side: field("side", o.side),
+};
+
+/** A row of one offer's history (/v1/offers/:pda/fills): the contract's seven fields and ixIndex; the offer gives the rest. */
+export const OFFER_FILL_FIELDS = pickFields(FILL_FIELDS, [
+  "signature",
+  "ixIndex",
+  "taker",
+  "fillAmount",
+  "paymentAmount",
+  "feeAmount",
+  "blockTime",
+  "slot",
+]);
+
+/** A Fill's JSON over a row `o` of fills. */
+export const FILL_JSON = jsonObject(FILL_FIELDS);
+const OFFER_FILL_JSON = jsonObject(OFFER_FILL_FIELDS);
 
 export interface FillFilters {
   taker?: string;
@@ -17,7 +53,7 @@ export interface FillFilters {
 
 type Fragment = postgres.PendingQuery<postgres.Row[]>;
 
-/** The origin of fill_slot_bounds' minutes (migration 0003); date_bin ignores the session time zone. */
+/** The origin of fill_slot_bounds' minutes (lib/db/sql/functions/fills_aggregate_statement.sql); date_bin ignores the session time zone. */
 const BIN_ORIGIN = "2000-01-01T00:00:00Z";
 
 function filterConditions(sql: postgres.Sql, f: FillFilters): Fragment[] {

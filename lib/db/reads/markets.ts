@@ -1,5 +1,47 @@
 import type { Database } from "../client";
-import { isoUtc } from "./json-sql";
+import { offers } from "../schema/offers";
+import { columnsOf, field, objectField, projection } from "./fields";
+
+const o = columnsOf(offers, "o");
+
+/** An offer's price as the offer states it, over a row `o` of offers. */
+const SCALED_PRICE_FIELDS = {
+  pricePerToken: field("amount", o.pricePerToken),
+  priceScale: field("uint", o.priceScale),
+};
+
+/** The best open offer's price on one side of the pair `p`: the lowest ask, the highest bid; at one price, the older offer. */
+const bestPrice = (side: "sell" | "buy", order: "asc" | "desc") =>
+  objectField(
+    SCALED_PRICE_FIELDS,
+    `(select row_to_json(best) from (select ${projection(SCALED_PRICE_FIELDS)} from offers o
+        where o.token_mint = p.token_mint and o.payment_mint = p.payment_mint and o.side = '${side}'
+          and o.state = 'active' and not o.lapsed and o.expires_at > now()
+        order by o.price ${order}, o.created_at asc limit 1) best)`,
+    { nullable: true },
+  );
+
+/** A Market (/v1/markets), over a row `p` of listMarkets' pairs: a pair's open asks and bids, and its last day's volume and fills. */
+export const MARKET_FIELDS = {
+  tokenMint: field("address", "p.token_mint"),
+  paymentMint: field("address", "p.payment_mint"),
+  openOffers: field("uint", "p.asks + p.bids"),
+  openAsks: field("uint", "p.asks"),
+  openBids: field("uint", "p.bids"),
+  bestAsk: bestPrice("sell", "asc"),
+  bestBid: bestPrice("buy", "desc"),
+  volume24h: field("amount", "p.volume"),
+  fills24h: field("uint", "p.fills"),
+  lastFillAt: field(
+    "time",
+    `(select f.block_time from fills f
+        where f.token_mint = p.token_mint and f.payment_mint = p.payment_mint
+        order by f.slot desc nulls last, f.signature desc nulls last, f.ix_index desc nulls last limit 1)`,
+    { nullable: true },
+  ),
+};
+
+const MARKET_PROJECTION = projection(MARKET_FIELDS);
 
 /**
  * GET /v1/markets (an extension): every token/payment pair with open offers or
@@ -35,25 +77,6 @@ export async function listMarkets(db: Database): Promise<string> {
       from book b full join recent r on r.token_mint = b.token_mint and r.payment_mint = b.payment_mint
     )
     select coalesce(json_agg(x order by p.volume desc, p.asks + p.bids desc, p.token_mint, p.payment_mint), '[]')::text as j
-    from pairs p, lateral (select
-      p.token_mint as "tokenMint",
-      p.payment_mint as "paymentMint",
-      p.asks + p.bids as "openOffers",
-      p.asks as "openAsks",
-      p.bids as "openBids",
-      (select row_to_json(best) from (select o.price_per_token::text as "pricePerToken", o.price_scale as "priceScale" from offers o
-        where o.token_mint = p.token_mint and o.payment_mint = p.payment_mint and o.side = 'sell'
-          and o.state = 'active' and not o.lapsed and o.expires_at > now()
-        order by o.price asc, o.created_at asc limit 1) best) as "bestAsk",
-      (select row_to_json(best) from (select o.price_per_token::text as "pricePerToken", o.price_scale as "priceScale" from offers o
-        where o.token_mint = p.token_mint and o.payment_mint = p.payment_mint and o.side = 'buy'
-          and o.state = 'active' and not o.lapsed and o.expires_at > now()
-        order by o.price desc, o.created_at asc limit 1) best) as "bestBid",
-      p.volume::text as "volume24h",
-      p.fills as "fills24h",
-      (select ${sql.unsafe(isoUtc("f.block_time"))} from fills f
-        where f.token_mint = p.token_mint and f.payment_mint = p.payment_mint
-        order by f.slot desc nulls last, f.signature desc nulls last, f.ix_index desc nulls last limit 1) as "lastFillAt"
-    ) x`;
+    from pairs p, lateral (select ${sql.unsafe(MARKET_PROJECTION)}) x`;
   return `{"markets":${row?.j ?? "[]"}}`;
 }

@@ -1,9 +1,42 @@
 import type postgres from "postgres";
 import type { Database } from "../client";
 import type { OfferStatus, Side } from "../../offer-status";
+import { offers } from "../schema/offers";
 import { decodeOfferCursor, encodeOfferCursor } from "./cursor";
-import { OFFER_JSON } from "./json-sql";
+import { columnsOf, field, jsonObject } from "./fields";
 import { and, listBody, type PageParams } from "./page";
+
+const o = columnsOf(offers, "o");
+
+/** The API status: the on-chain state, with an active offer past its expiry shown as expired. */
+const OFFER_STATUS = `(case ${o.state}
+  when 'active' then case when ${o.expiresAt} > now() then 'open' else 'expired' end
+  when 'filled' then 'filled'
+  when 'cancelled' then 'cancelled'
+  else 'expired' end)`;
+
+/** The Offer (/v1/offers, /v1/offers/:pda, the stream's offer events), over a row `o` of offers. */
+export const OFFER_FIELDS = {
+  pda: field("address", o.pda),
+  maker: field("address", o.maker),
+  tokenMint: field("address", o.tokenMint),
+  paymentMint: field("address", o.paymentMint),
+  side: field("side", o.side),
+  nonce: field("amount", o.nonce),
+  originalSize: field("amount", o.originalSize),
+  remainingSize: field("amount", o.remainingSize),
+  pricePerToken: field("amount", o.pricePerToken),
+  priceScale: field("uint", o.priceScale),
+  minFill: field("amount", o.minFill),
+  createdAt: field("time", o.createdAt),
+  expiresAt: field("time", o.expiresAt),
+  status: field("offerStatus", OFFER_STATUS),
+  lastSlot: field("slot", o.lastSlot),
+  indexedAt: field("time", o.indexedAt),
+};
+
+/** An Offer's JSON over a row `o` of offers. */
+export const OFFER_JSON = jsonObject(OFFER_FIELDS);
 
 export interface OfferFilters {
   status: OfferStatus;

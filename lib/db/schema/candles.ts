@@ -3,8 +3,9 @@ import { amountSum } from "./columns";
 
 /**
  * OHLC candles of each token/payment pair at each resolution, kept by a
- * statement trigger on fills (migration "candles") in the same transaction as
- * the fills, so a chart reads one index range and never the fills table. A
+ * statement trigger on fills (lib/db/sql/triggers/fills_candles.sql) in the
+ * same transaction as the fills, so a chart reads one index range and never
+ * the fills table. A
  * fill's price is its offer's pricePerToken / 10^priceScale, exact (numeric,
  * no trailing zeros). Open and close are the first and last fill by (slot,
  * signature, ixIndex), the feed's order; the key of each is kept so a later

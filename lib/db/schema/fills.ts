@@ -37,8 +37,8 @@ export const fills = pgTable(
 
 /**
  * A map from block time to slot bounds, one row per minute that has fills,
- * kept by a trigger on fills (migration "time_range_bounds"). For the minute
- * starting at `minute`: `slotCeiling` is at least the greatest slot of any
+ * kept by a trigger on fills (lib/db/sql/functions/fill_slot_bounds_cover.sql).
+ * For the minute starting at `minute`: `slotCeiling` is at least the greatest slot of any
  * fill in that minute or earlier, `slotFloor` at most the least slot of any
  * fill in that minute or later. Both are monotone in `minute`, so one index
  * probe at each end of a block-time window bounds the window's slots exactly

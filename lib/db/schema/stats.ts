@@ -3,9 +3,10 @@ import { bigint, pgTable, primaryKey, smallint, text } from "drizzle-orm/pg-core
 import { amountSum } from "./columns";
 import { offerSide } from "./offers";
 
-// Aggregates kept current by triggers on offers and fills (see the migration
-// "aggregates"), in the same transaction as the rows they count, so stats
-// never need a scan of the fills table and can never drift from it.
+// Aggregates kept current by triggers on offers and fills (as they run today:
+// lib/db/sql/triggers/offers_aggregate.sql and fills_aggregate.sql), in the
+// same transaction as the rows they count, so stats never need a scan of the
+// fills table and can never drift from it.
 
 const count = (name: string) => bigint(name, { mode: "number" }).notNull().default(0);
 

@@ -1,4 +1,5 @@
-import { FILL_JSON, OFFER_JSON } from "../reads/json-sql";
+import { FILL_JSON } from "../reads/fills";
+import { OFFER_JSON } from "../reads/offers";
 import { recordset, type Writer } from "./writer";
 
 // The live feed's log (feed_events, lib/db/schema/feed.ts): appended by the

@@ -1,17 +1,21 @@
-import { recordset, type Pending, type Writer } from "./writer";
+import { fills } from "../schema/fills";
+import { recordset, recordsetColumns, type ColumnValues, type Pending, type Writer } from "./writer";
+
+/** The columns a fill takes from the take_offer the worker decoded and priced; recordFills copies the others from its offer. */
+export const FILL_INSERT = recordsetColumns(fills, [
+  "signature",
+  "ixIndex",
+  "offerPda",
+  "taker",
+  "fillAmount",
+  "paymentAmount",
+  "feeAmount",
+  "blockTime",
+  "slot",
+]);
 
 /** A take_offer as the worker decoded and priced it; maker, mints and side come from the offer row. */
-export interface NewFill {
-  signature: string;
-  ixIndex: number;
-  offerPda: string;
-  taker: string;
-  fillAmount: bigint;
-  paymentAmount: bigint;
-  feeAmount: bigint;
-  blockTime: Date;
-  slot: bigint;
-}
+export type NewFill = ColumnValues<typeof fills, (typeof FILL_INSERT.keys)[number]>;
 
 export type FillOutcome = "recorded" | "duplicate" | "offer_missing";
 
@@ -24,32 +28,17 @@ export type FillOutcome = "recorded" | "duplicate" | "offer_missing";
  * the order given (the order of the chain). Aggregates follow by trigger.
  * Resolves to each fill's outcome, in the order given.
  */
-export function recordFills(sql: Writer, fills: readonly NewFill[]): Pending<{ outcome: FillOutcome }[]> {
-  const rows = fills.map((f, position) => ({
-    position,
-    signature: f.signature,
-    ix_index: f.ixIndex,
-    offer_pda: f.offerPda,
-    taker: f.taker,
-    fill_amount: f.fillAmount.toString(),
-    payment_amount: f.paymentAmount.toString(),
-    fee_amount: f.feeAmount.toString(),
-    block_time: f.blockTime.toISOString(),
-    slot: f.slot.toString(),
-  }));
+export function recordFills(sql: Writer, newFills: readonly NewFill[]): Pending<{ outcome: FillOutcome }[]> {
+  const rows = newFills.map((f, position) => ({ position, ...FILL_INSERT.row(f) }));
   return sql<{ outcome: FillOutcome }[]>`
     with input as (
       select distinct on (signature, ix_index) *
-      from json_to_recordset(${recordset(rows)}::json) as i(position integer, signature text, ix_index integer,
-        offer_pda text, taker text, fill_amount numeric, payment_amount numeric, fee_amount numeric,
-        block_time timestamptz, slot bigint)
+      from json_to_recordset(${recordset(rows)}::json) as i(position integer, ${sql.unsafe(FILL_INSERT.definition)})
       order by signature, ix_index, position
     ),
     inserted as (
-      insert into fills (signature, ix_index, offer_pda, maker, taker, token_mint, payment_mint, side,
-        fill_amount, payment_amount, fee_amount, block_time, slot)
-      select i.signature, i.ix_index, o.pda, o.maker, i.taker, o.token_mint, o.payment_mint, o.side,
-        i.fill_amount, i.payment_amount, i.fee_amount, i.block_time, i.slot
+      insert into fills (${sql.unsafe(FILL_INSERT.names)}, maker, token_mint, payment_mint, side)
+      select ${sql.unsafe(FILL_INSERT.of("i"))}, o.maker, o.token_mint, o.payment_mint, o.side
       from input i join offers o on o.pda = i.offer_pda
       order by i.position
       on conflict do nothing

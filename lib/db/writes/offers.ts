@@ -1,72 +1,51 @@
 import type { OfferSide, OfferState } from "../../program/offer-account";
+import { offers } from "../schema/offers";
 import { appendOfferRows } from "./feed";
-import { inTransaction, recordset, type Pending, type Writer } from "./writer";
+import { inTransaction, recordset, recordsetColumns, type ColumnValues, type Pending, type Writer } from "./writer";
 
 export type { OfferSide, OfferState };
 export type TerminalState = "cancelled" | "expired";
 
-/** An offer as create_offer (or, before the scanned history, its account) describes it. */
-export interface NewOffer {
-  pda: string;
-  maker: string;
-  tokenMint: string;
-  paymentMint: string;
-  side: OfferSide;
-  nonce: bigint;
-  originalSize: bigint;
-  remainingSize: bigint;
-  pricePerToken: bigint;
-  priceScale: number;
-  minFill: bigint;
-  createdAt: Date;
-  expiresAt: Date;
-  state?: OfferState;
-  createdSignature?: string | null;
-  createdSlot?: bigint | null;
-  /** Set when the row comes from an account read at this slot. */
-  accountSlot?: bigint | null;
-  lastSlot: bigint;
-}
+/**
+ * The columns an offer is created with, from create_offer (or, before the
+ * scanned history, from its account); later instructions, the lapse job and
+ * defaults set the others.
+ */
+export const OFFER_INSERT = recordsetColumns(offers, [
+  "pda",
+  "maker",
+  "tokenMint",
+  "paymentMint",
+  "side",
+  "nonce",
+  "originalSize",
+  "remainingSize",
+  "pricePerToken",
+  "priceScale",
+  "minFill",
+  "createdAt",
+  "expiresAt",
+  "state",
+  "createdSignature",
+  "createdSlot",
+  "accountSlot",
+  "lastSlot",
+]);
 
-const text = (v: bigint | null | undefined) => (v == null ? null : v.toString());
+/** An offer as create_offer (or, before the scanned history, its account) describes it; see lib/db/schema/offers.ts. */
+export type NewOffer = ColumnValues<typeof offers, (typeof OFFER_INSERT.keys)[number]>;
 
 /**
  * Records offers in one statement; a second
  * write of the same pda, in this call or an earlier one, changes nothing.
  * Resolves to the inserted pdas.
  */
-export function insertOffers(sql: Writer, offers: readonly NewOffer[]): Pending<{ pda: string }[]> {
-  const rows = offers.map((o) => ({
-    pda: o.pda,
-    maker: o.maker,
-    token_mint: o.tokenMint,
-    payment_mint: o.paymentMint,
-    side: o.side,
-    nonce: o.nonce.toString(),
-    original_size: o.originalSize.toString(),
-    remaining_size: o.remainingSize.toString(),
-    price_per_token: o.pricePerToken.toString(),
-    price_scale: o.priceScale,
-    min_fill: o.minFill.toString(),
-    created_at: o.createdAt.toISOString(),
-    expires_at: o.expiresAt.toISOString(),
-    state: o.state ?? "active",
-    created_signature: o.createdSignature ?? null,
-    created_slot: text(o.createdSlot),
-    account_slot: text(o.accountSlot),
-    last_slot: o.lastSlot.toString(),
-  }));
+export function insertOffers(sql: Writer, rows: readonly NewOffer[]): Pending<{ pda: string }[]> {
+  const records = rows.map((o) => OFFER_INSERT.row({ ...o, state: o.state ?? "active" }));
   return sql<{ pda: string }[]>`
-    insert into offers (pda, maker, token_mint, payment_mint, side, nonce, original_size, remaining_size,
-      price_per_token, price_scale, min_fill, created_at, expires_at, state, created_signature, created_slot,
-      account_slot, last_slot)
-    select pda, maker, token_mint, payment_mint, side, nonce, original_size, remaining_size,
-      price_per_token, price_scale, min_fill, created_at, expires_at, state, created_signature, created_slot,
-      account_slot, last_slot
-    from json_to_recordset(${recordset(rows)}::json) as r(pda text, maker text, token_mint text, payment_mint text,
-      side offer_side, nonce numeric, original_size numeric, remaining_size numeric, price_per_token numeric,
-      price_scale smallint, min_fill numeric, created_at timestamptz, expires_at timestamptz, state offer_state,
-      created_signature text, created_slot bigint, account_slot bigint, last_slot bigint)
+    insert into offers (${sql.unsafe(OFFER_INSERT.names)})
+    select ${sql.unsafe(OFFER_INSERT.names)}
+    from json_to_recordset(${recordset(records)}::json) as r(${sql.unsafe(OFFER_INSERT.definition)})
     on conflict (pda) do nothing
     returning pda`;
 }

@@ -1,3 +1,4 @@
+import { getTableColumns, type Column, type Table } from "drizzle-orm";
 import type postgres from "postgres";
 
 /**
@@ -22,4 +23,38 @@ export function recordset(rows: readonly object[]): string {
 export function inTransaction<T>(sql: Writer, fn: (tx: postgres.TransactionSql) => Promise<T>): Promise<T> {
   if ("savepoint" in sql) return fn(sql as postgres.TransactionSql);
   return (sql as postgres.Sql).begin(fn) as Promise<T>;
+}
+
+/**
+ * Some columns of a table, named by the schema's property names, as a
+ * batch statement needs them: `names` for the insert's column list,
+ * `definition` for json_to_recordset's (each column with its own SQL type, so
+ * amounts are read as numeric), and `row` for one record of the recordset.
+ * A statement's columns are then listed once, and its input type (the
+ * schema's insert type, picked: see ColumnValues) follows the same list.
+ */
+export function recordsetColumns<T extends Table, const K extends keyof T["_"]["columns"] & string>(table: T, keys: readonly K[]) {
+  const all = getTableColumns(table) as Record<string, Column>;
+  const columns = keys.map((key) => all[key]!);
+  return {
+    keys,
+    names: columns.map((c) => c.name).join(", "),
+    /** The names over a row aliased `alias`. */
+    of: (alias: string) => columns.map((c) => `${alias}.${c.name}`).join(", "),
+    definition: columns.map((c) => `${c.name} ${c.getSQLType()}`).join(", "),
+    /** A record keyed by column name: bigints as decimal strings, dates as ISO 8601, absent values null. */
+    row(values: Partial<Record<K, unknown>>): Record<string, unknown> {
+      return Object.fromEntries(keys.map((key, i) => [columns[i]!.name, jsonValue(values[key])]));
+    },
+  };
+}
+
+/** The values of the columns `K` of table `T`, as the schema types them for an insert. */
+export type ColumnValues<T extends Table, K extends keyof T["$inferInsert"]> = Pick<T["$inferInsert"], K>;
+
+function jsonValue(value: unknown): unknown {
+  if (value === undefined) return null;
+  if (typeof value === "bigint") return value.toString();
+  if (value instanceof Date) return value.toISOString();
+  return value;
 }

@@ -1,13 +1,21 @@
 import { z } from "zod";
 import "zod-openapi";
+import { CANDLE_FIELDS } from "../../../lib/db/reads/candles";
+import type { FieldKind, Fields } from "../../../lib/db/reads/fields";
+import { FILL_FIELDS, OFFER_FILL_FIELDS } from "../../../lib/db/reads/fills";
+import { MARKET_FIELDS } from "../../../lib/db/reads/markets";
+import { OFFER_FIELDS } from "../../../lib/db/reads/offers";
+import { MAKER_STATS_FIELDS, PROTOCOL_STATS_FIELDS } from "../../../lib/db/reads/stats";
 import { OFFER_SIDES } from "../../../lib/program/offer-account";
 import { ERROR_STATUS } from "../errors";
 import { OFFER_STATUSES } from "../../../lib/offer-status";
 
 // The /v1 response bodies as zod schemas: the OpenAPI document is generated
 // from them (web/http/openapi/document.ts), and the API suites check every
-// answer they receive against that document (tests/helpers/contract.ts), so
-// the SQL that writes a body and this description cannot drift apart.
+// answer they receive against that document (tests/helpers/contract.ts). The
+// bodies PostgreSQL builds are made of the fields the reads declare
+// (lib/db/reads/fields.ts): their schemas are derived here from those very
+// declarations, key by key and in order, each kind with its schema below.
 
 const EXAMPLE_MINT = "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v";
 const EXAMPLE_TOKEN = "JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN";
@@ -27,6 +35,34 @@ const decimalPrice = z
   .meta({ description: "An exact decimal price in raw payment units per raw token unit, no trailing zeros", example: "2.5" });
 const mintMap = z.record(z.string(), amount).meta({ description: "Raw amounts keyed by mint", example: { [EXAMPLE_MINT]: "1250000000" } });
 
+/** The schema of each kind of field; a nested object ("object") is the schema of its own fields. */
+const KIND_SCHEMAS: Record<Exclude<FieldKind, "object">, z.ZodType> = {
+  address,
+  signature: z.string().meta({ example: EXAMPLE_SIGNATURE }),
+  amount,
+  slot,
+  time: isoTime,
+  unixTime: z.number().int(),
+  uint: count,
+  price: decimalPrice,
+  side: z.enum(OFFER_SIDES),
+  offerStatus: z.enum(OFFER_STATUSES).meta({ description: "`cancelled` is an extension" }),
+  mintMap,
+};
+
+/** What a body says of some of its fields beyond their kind: a description, an example, a narrower range. */
+type Refinements<F extends Fields> = { [K in keyof F]?: (kindSchema: z.ZodType) => z.ZodType };
+
+/** The schema of a body of `fields`: each key in the declared order, with its kind's schema, refined, and nullable where the field is. */
+function bodyOf<F extends Fields>(fields: F, refinements: Refinements<F> = {}): z.ZodObject<Record<keyof F & string, z.ZodType>> {
+  const shape = Object.entries(fields).map(([key, field]) => {
+    const kindSchema: z.ZodType = field.kind === "object" ? bodyOf(field.fields ?? {}) : KIND_SCHEMAS[field.kind];
+    const schema = refinements[key]?.(kindSchema) ?? kindSchema;
+    return [key, field.nullable ? schema.nullable() : schema] as const;
+  });
+  return z.object(Object.fromEntries(shape) as Record<keyof F & string, z.ZodType>);
+}
+
 export const errorBody = z
   .object({
     error: z.string().meta({ description: "What went wrong and how to fix it, for a person" }),
@@ -35,76 +71,26 @@ export const errorBody = z
   })
   .meta({ id: "Error", example: { error: "limit must be an integer from 1 to 200", code: "invalid_parameter", param: "limit" } });
 
-export const offer = z
-  .object({
-    pda: address.meta({ example: EXAMPLE_PDA }),
-    maker: address,
-    tokenMint: address,
-    paymentMint: address,
-    side: z.enum(OFFER_SIDES),
-    nonce: amount,
-    originalSize: amount,
-    remainingSize: amount,
-    pricePerToken: amount,
-    priceScale: z.number().int().min(0),
-    minFill: amount,
-    createdAt: isoTime,
-    expiresAt: isoTime,
-    status: z.enum(OFFER_STATUSES).meta({ description: "`cancelled` is an extension" }),
-    lastSlot: slot,
-    indexedAt: isoTime,
-  })
-  .meta({ id: "Offer" });
+export const offer = bodyOf(OFFER_FIELDS, { pda: (s) => s.meta({ example: EXAMPLE_PDA }) }).meta({ id: "Offer" });
 
 const nextCursor = z.string().nullable().meta({ description: "Extension: pass back as `cursor` for the next page; null on the last page" });
 
 export const offerList = z.object({ offers: z.array(offer), limit: count, offset: count, nextCursor }).meta({ id: "OfferList" });
 
-const fillCore = {
-  signature: z.string().meta({ example: EXAMPLE_SIGNATURE }),
-  ixIndex: z.number().int().min(0).meta({ description: "Extension: the take's position in its transaction" }),
-};
-const fillAmounts = {
-  taker: address,
-  fillAmount: amount,
-  paymentAmount: amount,
-  feeAmount: amount,
-  blockTime: isoTime,
-  slot,
-};
+const ixIndex = (s: z.ZodType) => s.meta({ description: "Extension: the take's position in its transaction" });
 
-export const fill = z
-  .object({
-    ...fillCore,
-    offerPda: address,
-    maker: address.meta({ description: "Extension: the offer's maker" }),
-    ...fillAmounts,
-    tokenMint: address,
-    paymentMint: address,
-    side: z.enum(OFFER_SIDES),
-  })
-  .meta({ id: "Fill" });
+export const fill = bodyOf(FILL_FIELDS, { ixIndex, maker: (s) => s.meta({ description: "Extension: the offer's maker" }) }).meta({ id: "Fill" });
 
 export const fillList = z.object({ fills: z.array(fill), limit: count, offset: count, nextCursor }).meta({ id: "FillList" });
 
-export const offerFill = z.object({ ...fillCore, ...fillAmounts }).meta({ id: "OfferFill" });
+export const offerFill = bodyOf(OFFER_FILL_FIELDS, { ixIndex }).meta({ id: "OfferFill" });
 export const offerFillList = z.object({ fills: z.array(offerFill), limit: count, offset: count, nextCursor }).meta({ id: "OfferFillList" });
 
-const offerCounts = {
-  totalOffers: count,
-  openOffers: count,
-  filledOffers: count,
-  expiredOffers: count,
-  cancelledOffers: count.meta({ description: "Extension" }),
-};
+const extension = (s: z.ZodType) => s.meta({ description: "Extension" });
 
-export const protocolStats = z
-  .object({ ...offerCounts, totalFills: count, feesByMint: mintMap, volumeByMint: mintMap })
-  .meta({ id: "ProtocolStats" });
+export const protocolStats = bodyOf(PROTOCOL_STATS_FIELDS, { cancelledOffers: extension }).meta({ id: "ProtocolStats" });
 
-export const makerStats = z
-  .object({ maker: address, ...offerCounts, totalSold: mintMap, totalBought: mintMap })
-  .meta({ id: "MakerStats" });
+export const makerStats = bodyOf(MAKER_STATS_FIELDS, { cancelledOffers: extension }).meta({ id: "MakerStats" });
 
 export const token = z
   .object({
@@ -147,36 +133,19 @@ export const trending = z
   })
   .meta({ id: "Trending" });
 
-const scaledPrice = z.object({ pricePerToken: amount, priceScale: z.number().int().min(0) }).nullable();
-export const market = z
-  .object({
-    tokenMint: address.meta({ example: EXAMPLE_TOKEN }),
-    paymentMint: address.meta({ example: EXAMPLE_MINT }),
-    openOffers: count,
-    openAsks: count,
-    openBids: count,
-    bestAsk: scaledPrice,
-    bestBid: scaledPrice,
-    volume24h: amount,
-    fills24h: count,
-    lastFillAt: isoTime.nullable(),
-  })
-  .meta({ id: "Market" });
+export const market = bodyOf(MARKET_FIELDS, {
+  tokenMint: (s) => s.meta({ example: EXAMPLE_TOKEN }),
+  paymentMint: (s) => s.meta({ example: EXAMPLE_MINT }),
+}).meta({ id: "Market" });
 
 export const marketList = z.object({ markets: z.array(market) }).meta({ id: "MarketList" });
 
-export const candle = z
-  .object({
-    time: z.number().int().meta({ description: "The bucket's start, unix seconds, UTC-aligned", example: 1780617600 }),
-    open: decimalPrice,
-    high: decimalPrice,
-    low: decimalPrice,
-    close: decimalPrice,
-    volume: amount.meta({ description: "Sum of fillAmount" }),
-    quoteVolume: amount.meta({ description: "Sum of paymentAmount" }),
-    fills: z.number().int().min(1),
-  })
-  .meta({ id: "Candle" });
+export const candle = bodyOf(CANDLE_FIELDS, {
+  time: (s) => s.meta({ description: "The bucket's start, unix seconds, UTC-aligned", example: 1780617600 }),
+  volume: (s) => s.meta({ description: "Sum of fillAmount" }),
+  quoteVolume: (s) => s.meta({ description: "Sum of paymentAmount" }),
+  fills: () => z.number().int().min(1),
+}).meta({ id: "Candle" });
 
 export const candleList = z.object({ candles: z.array(candle) }).meta({ id: "CandleList" });
 

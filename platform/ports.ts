@@ -31,23 +31,3 @@ export async function waitForFreePort(port: number, ms: number, host?: string): 
     await sleep(200);
   }
 }
-
-/**
- * A free port whose next port is free too: a Solana RPC and its PubSub
- * WebSocket, which clients look for on the RPC port + 1.
- */
-export async function freePortPair(host?: string): Promise<number> {
-  for (let attempt = 0; attempt < 50; attempt++) {
-    const port = await new Promise<number>((resolve, reject) => {
-      const server = createServer();
-      server.unref();
-      server.once("error", reject);
-      server.listen({ port: 0, host, exclusive: true }, () => {
-        const { port: chosen } = server.address() as { port: number };
-        server.close(() => resolve(chosen));
-      });
-    });
-    if (port < 65535 && (await isPortFree(port + 1, host))) return port;
-  }
-  throw new StartupError("found no two free ports in a row for the local cluster and its WebSocket", "set LOCALNET_PORT to a port whose next port is free too");
-}

@@ -10,7 +10,7 @@ import { sleep } from "../lib/resilience";
 import { EMBEDDED_DATA_DIR, resolveDatabase } from "../platform/postgres/resolve";
 import { env } from "../platform/env";
 import { createLogger } from "../platform/log";
-import { freePortPair, isPortFree, requireFreePort, waitForFreePort } from "../platform/ports";
+import { requireFreePort, waitForFreePort } from "../platform/ports";
 import { StartupError, exitWithOneLine, oneLine } from "../platform/startup-error";
 import { EXIT_REFUSED } from "../worker/chain-guard";
 import { takeCheckoutLock, type CheckoutLock } from "./start/checkout-lock";
@@ -35,7 +35,6 @@ const log = createLogger("start");
 const ROOT = path.resolve(import.meta.dirname, "..");
 const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
 const DATA_DIR = dataDir();
-const LOCALNET_DEFAULT_PORT = 8899;
 const cleanups: (() => Promise<unknown>)[] = [];
 const supervisor = new Supervisor(log, (line) => void shutdown(1, line));
 let lock: CheckoutLock | undefined;
@@ -63,12 +62,14 @@ process.on("uncaughtException", (error) => void shutdown(1, oneLine(error)));
 /**
  * The local cluster's port, and its PubSub WebSocket's on the next port (where
  * @solana/web3.js looks for it, as a validator's 8900 beside 8899):
- * LOCALNET_PORT when set (either taken: a clear failure); otherwise 8899 as a
- * validator's, or any free pair when 8899 or 8900 is taken (a
- * solana-test-validator already running, say). The worker is pointed at
- * whichever it is. OFFER_BOOK_LOCALNET_DEFAULT_PORT moves the default, for tests only.
+ * LOCALNET_PORT when set (either taken: a clear failure, found before
+ * anything heavy starts); otherwise 8899 as a validator's, preferred only:
+ * the cluster binds it when it starts and takes another free pair when 8899
+ * or 8900 is in use (a solana-test-validator already running, or another
+ * start at the same moment), and the worker is pointed at whichever it is.
+ * Null when none was asked for.
  */
-async function localClusterPort(): Promise<number> {
+async function localClusterPort(): Promise<number | null> {
   const explicit = process.env.LOCALNET_PORT;
   if (explicit) {
     const port = Number(explicit);
@@ -79,14 +80,7 @@ async function localClusterPort(): Promise<number> {
     }
     return port;
   }
-  const preferred = Number(process.env.OFFER_BOOK_LOCALNET_DEFAULT_PORT || LOCALNET_DEFAULT_PORT);
-  const taken = !(await isPortFree(preferred)) ? preferred : !(await isPortFree(preferred + 1)) ? preferred + 1 : null;
-  if (taken === null) return preferred;
-  const port = await freePortPair();
-  log.warn(
-    `port ${taken} is taken (another Solana validator?): the local cluster listens on ${port} and its WebSocket on ${port + 1} instead, and the worker follows it there (set LOCALNET_PORT to choose)`,
-  );
-  return port;
+  return null;
 }
 
 /** How the web server is launched: the one place to change it. */
@@ -136,7 +130,7 @@ async function main(): Promise<void> {
   const tokensPort = numberSetting("TOKENS_PORT", 0);
   const standin = localCluster && !process.env.TOKEN_API_URL;
   if (standin && tokensPort) await requireFreePort(tokensPort, "TOKENS_PORT", "the token stand-in");
-  const clusterPort = localCluster ? await localClusterPort() : 0;
+  const clusterPort = localCluster ? await localClusterPort() : null;
   const history = numberSetting("LOCALNET_HISTORY", 2000);
   const txPerSecond = numberSetting("LOCALNET_TPS", 3);
 
@@ -152,7 +146,7 @@ async function main(): Promise<void> {
   if (localCluster) {
     // The local stand-ins load only here, when this start uses them.
     const { describeKeptLedger, localnetDataDir, startFreshUnlessLedgerAgrees } = await import("./start/local-chain");
-    const { LOCAL_TOKEN_MINTS, startLocalCluster } = await import("../local/cluster");
+    const { LOCAL_TOKEN_MINTS, movedPortsLine, preferredClusterPort, startLocalCluster } = await import("../local/cluster");
     // The demo's chain is kept under .data/localnet: a restart continues it; a ledger and index of two chains start afresh.
     const ledgerDir = localnetDataDir();
     const fresh = await startFreshUnlessLedgerAgrees(database.url, ledgerDir);
@@ -162,13 +156,16 @@ async function main(): Promise<void> {
     const cluster = await startLocalCluster({
       dataDir: ledgerDir,
       seed: process.env.LOCALNET_SEED || "localnet",
-      port: clusterPort,
+      port: clusterPort ?? preferredClusterPort(),
+      portFallback: clusterPort === null,
       history,
       txPerSecond,
       live: true,
       archiveHistory: true, // the demo's ledger grows for as long as it runs
     });
     cleanups.push(() => cluster.stop());
+    const moved = movedPortsLine(cluster);
+    if (moved) log.warn(`${moved}, and the worker follows it there (set LOCALNET_PORT to choose)`);
     Object.assign(shared, cluster.env, { LOCAL_DEMO_CLUSTER: "true" });
     const how = cluster.resumed ? `continued from its kept ledger (${cluster.resumed.transactions} transactions)` : "started";
     log.info(`local demo cluster ${how} at ${cluster.url}, WebSocket ${cluster.wsUrl} (no SOLANA_RPC_URL), program ${cluster.programId}`);

@@ -4,7 +4,8 @@ import { type FaultConfig, FaultInjector } from "./faults";
 import { checkHeaderAgainst, JOURNAL_FORMAT, type JournalHeader, JournalWriter, readJournalHeader, replayJournal, type ReplayResult, writeJournal } from "./journal";
 import { Ledger, type LedgerTransaction } from "./ledger";
 import { PubSub } from "./pubsub";
-import { listenBoth, PubSubServer } from "./pubsub-server";
+import { listenBoth } from "./listen";
+import { PubSubServer } from "./pubsub-server";
 import type { RpcContext } from "./rpc";
 import { type AdminRoutes, RpcServer, type ServerStats } from "./server";
 import { ACTIVITY_KINDS, type ActivityKind, DemoTraders } from "./demo-traders";
@@ -16,6 +17,12 @@ export interface LocalClusterOptions {
   seed?: string;
   /** 0 picks a free port. Default 0. */
   port?: number;
+  /**
+   * `port` is only preferred (no port was asked for): when it or its + 1 is
+   * in use, listen on another pair, the kernel's choice, instead of failing
+   * (`takenPort` then says which was in use). Default false.
+   */
+  portFallback?: boolean;
   /**
    * The PubSub WebSocket's own port. Default: the RPC port + 1, where
    * @solana/web3.js looks for it (with port 0, a free pair is found).
@@ -81,6 +88,8 @@ export interface LocalCluster {
   /** The PubSub WebSocket (ws://host:wsPort). */
   wsUrl: string;
   wsPort: number;
+  /** With `portFallback`, the preferred port (or its + 1) found in use, when another pair was taken; else null. */
+  takenPort: number | null;
   programId: string;
   treasury: string;
   routerProgramId: string;
@@ -191,7 +200,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   };
   const ctx: RpcContext = { ledger, submit, faucet, nextBlock };
 
-  const cluster: Omit<LocalCluster, "url" | "port" | "wsUrl" | "wsPort" | "env" | "stop"> = {
+  const cluster: Omit<LocalCluster, "url" | "port" | "wsUrl" | "wsPort" | "takenPort" | "env" | "stop"> = {
     programId: world.programs.programId,
     treasury: world.programs.treasury,
     routerProgramId: world.programs.routerProgramId,
@@ -325,7 +334,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
   const pubsubServer = new PubSubServer(new PubSub(ledger));
   const server = new RpcServer(ctx, faults, admin, (req, socket, head) => pubsubServer.upgrade(req, socket, head));
   const host = options.host ?? "127.0.0.1";
-  const { port, wsPort } = await listenBoth(server, pubsubServer, host, options.port ?? 0, options.wsPort);
+  const { port, wsPort, taken } = await listenBoth(server, pubsubServer, host, { port: options.port ?? 0, wsPort: options.wsPort, fallback: options.portFallback });
   const url = `http://${host}:${port}`;
   const wsUrl = `ws://${host}:${wsPort}`;
 
@@ -344,6 +353,7 @@ export async function startLocalCluster(options: LocalClusterOptions = {}): Prom
     port,
     wsUrl,
     wsPort,
+    takenPort: taken,
     env: { SOLANA_RPC_URL: url, SOLANA_WS_URL: wsUrl, PROGRAM_ID: cluster.programId, TREASURY_ADDRESS: cluster.treasury },
     stop: async () => {
       if (timer) clearInterval(timer);

@@ -1,6 +1,7 @@
 /** The local Solana cluster stand-in: start it, drive it, read what it executed. */
 export { startLocalCluster, type LocalCluster, type LocalClusterOptions, type RollbackOptions, type RollbackResult } from "./cluster";
 export { expectedState, expectedStateJson, type ExpectedOffer, type ExpectedState } from "./expected";
+export { movedPortsLine, preferredClusterPort } from "./listen";
 export { FAULT_KINDS, type FaultConfig, type FaultKind } from "./faults";
 export { FINALITY_DEPTH, Ledger, type Commitment, type LedgerTransaction, type SlotRecord } from "./ledger";
 export type { FillRecord, ProgramEffect, ProgramIds, TransactionError } from "./transaction-executor";

@@ -286,7 +286,9 @@ export class Ledger {
    */
   accountAt(address: string, slot: number): AccountRecord | undefined {
     if (slot >= this.tip.slot) return this.state.get(address);
-    return this.overlayAt(slot, address).get(address) ?? this.state.get(address);
+    // An overlay entry of undefined is an account that did not exist yet at `slot`.
+    const overlay = this.overlayAt(slot, address);
+    return overlay.has(address) ? overlay.get(address) : this.state.get(address);
   }
 
   /** Accounts as of `slot` for the addresses later transactions changed (undefined = did not exist). */

@@ -110,27 +110,3 @@ function idJson(id: unknown): string {
 function errorJson(id: unknown, code: number, message: string): string {
   return `{"jsonrpc":"2.0","error":${JSON.stringify({ code, message })},"id":${idJson(id)}}`;
 }
-
-interface Listener {
-  listen(port: number, host: string): Promise<number>;
-  close(): Promise<void>;
-}
-
-/**
- * Listens the RPC and its WebSocket: `wsPort` when given, else the RPC port
- * + 1. With the RPC port left to the system (0), a pair whose + 1 is taken is
- * given back and another tried.
- */
-export async function listenBoth(rpc: Listener, ws: Listener, host: string, port: number, wsPort?: number): Promise<{ port: number; wsPort: number }> {
-  for (let attempt = 1; ; attempt++) {
-    const rpcPort = await rpc.listen(port, host);
-    try {
-      return { port: rpcPort, wsPort: await ws.listen(wsPort ?? rpcPort + 1, host) };
-    } catch (error) {
-      await rpc.close();
-      const code = (error as NodeJS.ErrnoException).code;
-      const retry = port === 0 && wsPort === undefined && attempt < 20 && (code === "EADDRINUSE" || code === "ERR_SOCKET_BAD_PORT");
-      if (!retry) throw error;
-    }
-  }
-}

@@ -1,10 +1,14 @@
 import bs58 from "bs58";
 import type { Commitment, Ledger, LedgerTransaction, SlotRecord } from "./ledger";
+import { type AccountWatch, accountChanges, watchAccount } from "./pubsub-accounts";
+import { accountEncoding, dataSlice } from "./rpc-accounts";
+import { RpcError } from "./rpc-params";
 
 /**
  * The Solana PubSub subscriptions the local cluster serves, in a validator's
  * message shapes (https://solana.com/docs/rpc/websocket): logsSubscribe,
- * signatureSubscribe, slotSubscribe and their unsubscribes.
+ * signatureSubscribe, slotSubscribe, accountSubscribe (pubsub-accounts.ts)
+ * and their unsubscribes.
  *
  * When a notification goes out follows the ledger's commitment model: a
  * transaction is confirmed (and processed) as soon as it lands in the tip
@@ -31,7 +35,8 @@ type LogsFilter = { kind: "all" } | { kind: "mentions"; address: string };
 type Subscription =
   | { id: number; send: Send; kind: "logs"; commitment: Commitment; filter: LogsFilter }
   | { id: number; send: Send; kind: "signature"; commitment: Commitment; signature: string; received: boolean }
-  | { id: number; send: Send; kind: "slot" };
+  | { id: number; send: Send; kind: "slot" }
+  | { id: number; send: Send; kind: "account"; commitment: Commitment; watch: AccountWatch };
 
 type WithoutId<T> = T extends unknown ? Omit<T, "id"> : never;
 
@@ -39,6 +44,7 @@ const UNSUBSCRIBE: Record<string, Subscription["kind"]> = {
   logsUnsubscribe: "logs",
   signatureUnsubscribe: "signature",
   slotUnsubscribe: "slot",
+  accountUnsubscribe: "account",
 };
 
 const invalid = (message: string) => new PubSubError(-32602, message);
@@ -74,6 +80,16 @@ function logsFilterOf(value: unknown): LogsFilter {
   const address = mentions[0];
   if (typeof address !== "string" || decodedLength(address) !== 32) throw invalid("Invalid Request: Invalid pubkey provided");
   return { kind: "mentions", address };
+}
+
+/** The account methods' parameter checks throw the RPC's error; on the socket it is the same code and message. */
+function asPubSubError<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (e) {
+    if (e instanceof RpcError) throw new PubSubError(e.code, e.message);
+    throw e;
+  }
 }
 
 const notification = (method: string, subscription: number, result: string) =>
@@ -124,6 +140,14 @@ export class PubSub {
       }
       case "slotSubscribe":
         return String(this.add({ kind: "slot", send }));
+      case "accountSubscribe": {
+        const address = list[0];
+        if (typeof address !== "string" || decodedLength(address) !== 32) throw invalid("Invalid Request: Invalid pubkey provided");
+        const config = configOf(list[1]);
+        const commitment = commitmentOf(config);
+        const watch = watchAccount(this.ledger, address, asPubSubError(() => accountEncoding(config)), asPubSubError(() => dataSlice(config)), this.ledger.visibleSlot(commitment));
+        return String(this.add({ kind: "account", send, commitment, watch }));
+      }
       default: {
         const kind = Object.hasOwn(UNSUBSCRIBE, method) ? UNSUBSCRIBE[method] : undefined;
         if (!kind) throw new PubSubError(-32601, "Method not found");
@@ -173,13 +197,23 @@ export class PubSub {
         position++;
       }
       this.notified[commitment] = position;
+      this.notifyAccounts(commitment, visible);
+    }
+  }
+
+  private notifyAccounts(commitment: Commitment, visible: number): void {
+    for (const s of this.subscriptions.values()) {
+      if (s.kind !== "account" || s.commitment !== commitment) continue;
+      for (const change of accountChanges(this.ledger, s.watch, visible)) {
+        s.send(notification("accountNotification", s.id, `{"context":{"slot":${change.slot}},"value":${change.value}}`));
+      }
     }
   }
 
   private notifyTransaction(tx: LedgerTransaction, commitment: Commitment): void {
     let logsResult: string | null = null;
     for (const s of [...this.subscriptions.values()]) {
-      if (s.kind === "slot" || s.commitment !== commitment) continue;
+      if (s.kind === "slot" || s.kind === "account" || s.commitment !== commitment) continue;
       if (s.kind === "signature") {
         if (s.signature !== tx.signature) continue;
         s.send(notification("signatureNotification", s.id, `{"context":{"slot":${tx.slot}},"value":{"err":${tx.errJson}}}`));

@@ -1,5 +1,6 @@
 import bs58 from "bs58";
 import type { LedgerTransaction } from "./ledger-types";
+import { accountsForms, jsonParsedForms } from "./render-parsed";
 
 /** Where archived transactions keep their served forms (archive.ts's TransactionArchive). */
 export interface ArchivedForms {
@@ -8,9 +9,11 @@ export interface ArchivedForms {
 }
 
 /**
- * getTransaction results as JSON text, in the shape a Solana 2.x node sends
- * (UiTransactionStatusMeta and UiTransaction). Built by string concatenation:
- * the worker fetches every transaction, so this is the cluster's hot path.
+ * getTransaction results and getBlock's transactions as JSON text, in the
+ * shape a Solana 2.x node sends (UiTransactionStatusMeta and UiTransaction;
+ * jsonParsed and getBlock's `accounts` details in render-parsed.ts). Built by
+ * string concatenation: the worker fetches every transaction, so this is the
+ * cluster's hot path.
  */
 
 export type TransactionEncoding = "json" | "base64" | "base58";
@@ -68,16 +71,19 @@ function messageJson(tx: LedgerTransaction): string {
 }
 
 export function transactionJson(tx: LedgerTransaction, encoding: TransactionEncoding, archive: ArchivedForms | null): string {
-  if (archive && tx.archived !== null) {
-    if (encoding === "json") return archive.text(tx.archived, "transaction");
-    return wireJson(archive.bytes(tx.archived, "wire"), encoding);
-  }
+  if (encoding !== "json") return wireJson(wireOf(tx, archive), encoding);
+  if (archive && tx.archived !== null) return archive.text(tx.archived, "transaction");
   const signed = tx.signed;
   if (!signed) throw new Error(`transaction ${tx.signature} was pruned`);
-  if (encoding !== "json") return wireJson(signed.wire, encoding);
   // The first signature is the transaction's id, already in base58.
   const signatures = signed.signatures.map((s, i) => (i === 0 && tx.signature ? tx.signature : bs58.encode(s)));
   return `{"signatures":${quotedList(signatures)},"message":${messageJson(tx)}}`;
+}
+
+function wireOf(tx: LedgerTransaction, archive: ArchivedForms | null): Uint8Array {
+  if (archive && tx.archived !== null) return archive.bytes(tx.archived, "wire");
+  if (!tx.signed) throw new Error(`transaction ${tx.signature} was pruned`);
+  return tx.signed.wire;
 }
 
 function wireJson(wire: Uint8Array, encoding: "base64" | "base58"): string {
@@ -85,12 +91,42 @@ function wireJson(wire: Uint8Array, encoding: "base64" | "base58"): string {
   return `[${q(bs58.encode(wire))},"base58"]`;
 }
 
+/** How a node can encode a transaction: `binary` is the old name of base58, answered as a bare string. */
+export type UiTransactionEncoding = "binary" | "base58" | "base64" | "json" | "jsonParsed";
+
+export interface EncodeOptions {
+  /** Whether the request set maxSupportedTransactionVersion: then `version` is given. */
+  includeVersion: boolean;
+  /** getBlock's `rewards: false` leaves each meta's rewards null. */
+  showRewards: boolean;
+}
+
+const versionField = (tx: LedgerTransaction, options: EncodeOptions) => (options.includeVersion ? `,"version":${tx.version === 0 ? "0" : `"legacy"`}` : "");
+
+/**
+ * A transaction with its meta as getTransaction and getBlock's full details
+ * give them (EncodedTransactionWithStatusMeta): its `transaction`, `meta` and
+ * `version` fields, without the braces.
+ */
+export function transactionWithMetaFields(tx: LedgerTransaction, encoding: UiTransactionEncoding, options: EncodeOptions, archive: ArchivedForms): string {
+  const meta = metaJson(tx, archive);
+  if (encoding === "jsonParsed") {
+    const parsed = jsonParsedForms(transactionJson(tx, "json", archive), meta, options.showRewards);
+    return `"transaction":${parsed.transaction},"meta":${parsed.meta}${versionField(tx, options)}`;
+  }
+  const transaction = encoding === "binary" ? q(bs58.encode(wireOf(tx, archive))) : transactionJson(tx, encoding, archive);
+  // A transaction's own rewards are always [] here (no vote or staking rewards land in one): `rewards: false` makes them null.
+  const shownMeta = options.showRewards ? meta : meta.replace(`"rewards":[]`, `"rewards":null`);
+  return `"transaction":${transaction},"meta":${shownMeta}${versionField(tx, options)}`;
+}
+
+/** getBlock's `accounts` details for one transaction. */
+export function transactionAccountsFields(tx: LedgerTransaction, options: EncodeOptions, archive: ArchivedForms): string {
+  const forms = accountsForms(transactionJson(tx, "json", archive), metaJson(tx, archive), options.showRewards);
+  return `"transaction":${forms.transaction},"meta":${forms.meta}${versionField(tx, options)}`;
+}
+
 /** The result of getTransaction; `version` is present only when the request set maxSupportedTransactionVersion. */
-export function transactionResultJson(tx: LedgerTransaction, encoding: TransactionEncoding, includeVersion: boolean, archive: ArchivedForms): string {
-  const version = tx.version === 0 ? "0" : `"legacy"`;
-  return (
-    `{"slot":${tx.slot},"transaction":${transactionJson(tx, encoding, archive)},"meta":${metaJson(tx, archive)},` +
-    (includeVersion ? `"version":${version},` : "") +
-    `"blockTime":${tx.blockTime}}`
-  );
+export function transactionResultJson(tx: LedgerTransaction, encoding: UiTransactionEncoding, includeVersion: boolean, archive: ArchivedForms): string {
+  return `{"slot":${tx.slot},${transactionWithMetaFields(tx, encoding, { includeVersion, showRewards: true }, archive)},"blockTime":${tx.blockTime}}`;
 }

@@ -1,4 +1,5 @@
 import bs58 from "bs58";
+import { SYSTEM_PROGRAM_ADDRESS } from "../../lib/program";
 import {
   base58Param,
   checkMinContextSlot,
@@ -40,7 +41,7 @@ export function dataSlice(config: Record<string, unknown>): { offset: number; le
 }
 
 /** A mint's decimals at `slot`, for parsing its token accounts. */
-export function decimalsAt(ctx: RpcContext, slot: number): (mint: string) => number | undefined {
+export function decimalsAt(ctx: Pick<RpcContext, "ledger">, slot: number): (mint: string) => number | undefined {
   return (mint) => {
     const record = ctx.ledger.accountAt(mint, slot);
     return record && isTokenProgram(record.owner) ? mintDecimals(record.data) : undefined;
@@ -52,6 +53,7 @@ export function accountJson(
   encoding: AccountEncoding,
   slice: { offset: number; length: number } | null,
   decimalsOf: (mint: string) => number | undefined = () => undefined,
+  rentEpoch = RENT_EPOCH,
 ): string {
   if (!account) return "null";
   const data = slice ? account.data.subarray(slice.offset, slice.offset + slice.length) : account.data;
@@ -60,7 +62,14 @@ export function accountJson(
   else if (encoding === "base64" || encoding === "jsonParsed") dataJson = `[${q(Buffer.from(data).toString("base64"))},"base64"]`;
   else if (encoding === "base58") dataJson = `[${q(bs58.encode(data))},"base58"]`;
   else dataJson = q(bs58.encode(data));
-  return `{"data":${dataJson},"executable":${account.executable},"lamports":${account.lamports},"owner":${q(account.owner)},"rentEpoch":${RENT_EPOCH},"space":${account.data.length}}`;
+  return `{"data":${dataJson},"executable":${account.executable},"lamports":${account.lamports},"owner":${q(account.owner)},"rentEpoch":${rentEpoch},"space":${account.data.length}}`;
+}
+
+const NO_ACCOUNT: AccountRecord = { lamports: 0, owner: SYSTEM_PROGRAM_ADDRESS, data: new Uint8Array(0), executable: false };
+
+/** What a node shows for an account that no longer exists where it must show one (accountNotification): the default account, rent epoch 0. */
+export function closedAccountJson(encoding: AccountEncoding, slice: { offset: number; length: number } | null): string {
+  return accountJson(NO_ACCOUNT, encoding, slice, undefined, "0");
 }
 
 function getAccountInfo(ctx: RpcContext, params: unknown[]): RpcResult {

@@ -1,16 +1,19 @@
-import { transactionResultJson, type TransactionEncoding } from "./render";
+import { transactionResultJson } from "./render";
 import {
   base58Param,
   atLeastConfirmed,
   checkMinContextSlot,
+  checkTransactionVersion,
   configAt,
   type Handler,
   invalidParams,
+  maxVersionParam,
   q,
   RawJson,
   type RpcContext,
   RpcError,
   type RpcResult,
+  transactionEncodingParam,
   transactionOf,
   withContext,
 } from "./rpc-params";
@@ -74,25 +77,11 @@ function getTransaction(ctx: RpcContext, params: unknown[]): RpcResult {
   // The old form passes the encoding as a bare string.
   const config = typeof params[1] === "string" ? { encoding: params[1] } : configAt(params, 1);
   const commitment = atLeastConfirmed(config);
-  const encodingParam = config.encoding ?? "json";
-  let encoding: TransactionEncoding;
-  if (encodingParam === "json" || encodingParam === "jsonParsed") encoding = "json";
-  else if (encodingParam === "base64" || encodingParam === "base58") encoding = encodingParam;
-  else if (encodingParam === "binary") encoding = "base58";
-  else throw invalidParams(`Invalid params: unknown variant \`${String(encodingParam)}\``);
-  const maxVersion = config.maxSupportedTransactionVersion;
-  if (maxVersion !== undefined && maxVersion !== null && maxVersion !== 0) {
-    throw invalidParams(`Invalid params: unsupported maxSupportedTransactionVersion ${String(maxVersion)}`);
-  }
+  const encoding = transactionEncodingParam(config);
+  const maxVersion = maxVersionParam(config);
   if (!tx || tx.slot > ctx.ledger.visibleSlot(commitment) || (!tx.signed && tx.archived === null)) return null;
-  const versioned = maxVersion === 0;
-  if (!versioned && tx.version === 0) {
-    throw new RpcError(
-      -32015,
-      'Transaction version (0) is not supported by the requesting client. Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": 0',
-    );
-  }
-  return new RawJson(transactionResultJson(tx, encoding, versioned, ctx.ledger.archive));
+  checkTransactionVersion(tx, maxVersion);
+  return new RawJson(transactionResultJson(tx, encoding, maxVersion !== null, ctx.ledger.archive));
 }
 
 function getSignatureStatuses(ctx: RpcContext, params: unknown[]): RpcResult {

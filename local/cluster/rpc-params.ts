@@ -2,6 +2,8 @@ import bs58 from "bs58";
 import type { Faucet } from "./faucet";
 import type { BlockContext } from "./execution-types";
 import type { Commitment, Ledger, LedgerTransaction } from "./ledger";
+import type { UiTransactionEncoding } from "./render";
+import { RawJson } from "./value-json";
 
 /**
  * What every JSON-RPC method of the local cluster shares: its errors, the
@@ -21,10 +23,7 @@ export class RpcError extends Error {
   }
 }
 
-/** A result that is already JSON text, spliced into the response as is. */
-export class RawJson {
-  constructor(readonly json: string) {}
-}
+export { RawJson };
 
 export type RpcResult = RawJson | unknown;
 
@@ -102,6 +101,32 @@ export function transactionOf(ledger: Ledger, value: unknown): LedgerTransaction
   const tx = typeof value === "string" ? ledger.bySignatureAvailable(value) : undefined;
   if (!tx) base58Param(value, 64);
   return tx;
+}
+
+/** getTransaction's and getBlock's `encoding` (default json), as a node names them. */
+export function transactionEncodingParam(config: Record<string, unknown>): UiTransactionEncoding {
+  const encoding = config.encoding ?? "json";
+  if (encoding === "json" || encoding === "jsonParsed" || encoding === "base64" || encoding === "base58" || encoding === "binary") return encoding;
+  throw invalidParams(`Invalid params: unknown variant \`${String(encoding)}\`, expected one of \`binary\`, \`base64\`, \`base58\`, \`json\`, \`jsonParsed\``);
+}
+
+/** maxSupportedTransactionVersion: unset (only legacy transactions are served, without `version`) or a u8. */
+export function maxVersionParam(config: Record<string, unknown>): number | null {
+  const value = config.maxSupportedTransactionVersion;
+  if (value === undefined || value === null) return null;
+  if (typeof value !== "number" || !Number.isInteger(value) || value < 0 || value > 255) {
+    throw invalidParams(`Invalid params: invalid value: ${JSON.stringify(value)}, expected u8`);
+  }
+  return value;
+}
+
+/** A node refuses to encode a transaction newer than the client said it supports (-32015). */
+export function checkTransactionVersion(tx: LedgerTransaction, maxVersion: number | null): void {
+  if (tx.version === "legacy" || (maxVersion !== null && tx.version <= maxVersion)) return;
+  throw new RpcError(
+    -32015,
+    `Transaction version (${tx.version}) is not supported by the requesting client. Please try the request again with the following configuration parameter: "maxSupportedTransactionVersion": ${tx.version}`,
+  );
 }
 
 function context(slot: number): string {

@@ -1,4 +1,5 @@
 import { ACCOUNT_METHODS } from "./rpc-accounts";
+import { BLOCK_METHODS } from "./rpc-blocks";
 import { CLUSTER_METHODS } from "./rpc-cluster";
 import { FEE_METHODS } from "./rpc-fees";
 import { HISTORY_METHODS } from "./rpc-history";
@@ -15,7 +16,7 @@ import { type Handler, invalidParams, RawJson, type RpcContext, RpcError } from 
 
 export { API_VERSION, RawJson, type RpcContext, RpcError, type RpcResult } from "./rpc-params";
 
-const METHODS: Record<string, Handler> = { ...ACCOUNT_METHODS, ...TOKEN_METHODS, ...HISTORY_METHODS, ...CLUSTER_METHODS, ...TRANSACTION_METHODS, ...FEE_METHODS };
+const METHODS: Record<string, Handler> = { ...ACCOUNT_METHODS, ...TOKEN_METHODS, ...HISTORY_METHODS, ...BLOCK_METHODS, ...CLUSTER_METHODS, ...TRANSACTION_METHODS, ...FEE_METHODS };
 
 export function isKnownMethod(method: string): boolean {
   return Object.hasOwn(METHODS, method);

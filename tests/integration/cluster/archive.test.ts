@@ -14,6 +14,7 @@ const CONFIGS = [
   { encoding: "json", maxSupportedTransactionVersion: 0 },
   { encoding: "base64", maxSupportedTransactionVersion: 0 },
   { encoding: "base58", maxSupportedTransactionVersion: 0 },
+  { encoding: "jsonParsed", maxSupportedTransactionVersion: 0 },
   { encoding: "json" },
 ];
 

@@ -73,7 +73,7 @@ export async function hasIndexedData(sql: postgres.Sql): Promise<boolean> {
  */
 export async function emptyIndex(sql: postgres.Sql): Promise<void> {
   await sql.begin(async (tx) => {
-    await tx`truncate offers, fills, scanned_transactions, scanner_checkpoints, fill_slot_bounds, chain_identity`;
+    await tx`truncate offers, fills, candles, scanned_transactions, scanner_checkpoints, fill_slot_bounds, chain_identity`;
     await tx`select rebuild_aggregates()`;
     // The live feed starts afresh too; ids keep growing, and a reader resuming
     // from any id of the old index is told to refetch (event: reset).

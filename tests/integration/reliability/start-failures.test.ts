@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { freePort } from "../../../platform/postgres/embedded";
 import { portOutsideEphemeralRange } from "../../helpers/reserved-port";
+import { ensureProductionBuild } from "../../setup/next-build";
 import { isPostgresProcess, readPostmasterPid } from "../../../platform/postgres/postmaster";
 
 // The start failures a person meets, each through the real command: one line
@@ -96,6 +97,7 @@ async function holdPortAfterFree(): Promise<{ port: number; server: Server }> {
 let held: { port: number; server: Server };
 let heldAfterFree: { port: number; server: Server };
 beforeAll(async () => {
+  await ensureProductionBuild(); // npm start would build it itself, inside a test
   held = await holdPort();
   heldAfterFree = await holdPortAfterFree();
 });

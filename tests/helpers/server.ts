@@ -76,6 +76,12 @@ export async function startWebServer(env: Record<string, string>): Promise<WebSe
   };
 }
 
+/** A metric on the web process's /metrics (one sample, no labels); NaN when it has none. */
+export async function webMetric(server: WebServer, name: string): Promise<number> {
+  const text = await (await server.get("/metrics")).text();
+  return Number(new RegExp(`^${name} (\\S+)$`, "m").exec(text)?.[1] ?? NaN);
+}
+
 /**
  * Request budgets count in fixed one-minute windows: a test that spends one
  * and then expects refusals starts early in a window, so no rollover refills

@@ -2,7 +2,7 @@ import net from "node:net";
 import type postgres from "postgres";
 import { appendChanges, insertOffers, type FeedChange } from "../../../lib/db/writes/index";
 import { addressOf, offerFixture } from "../../helpers/fixtures";
-import type { WebServer } from "../../helpers/server";
+import { webMetric as metric, type WebServer } from "../../helpers/server";
 import { openStream } from "../../helpers/sse";
 import { waitFor } from "../../helpers/worker";
 
@@ -15,11 +15,6 @@ import { waitFor } from "../../helpers/worker";
 /** Events per flood: about 30 MB of frames, far more than the socket buffers and a 64 KiB queue. */
 export const FLOOD_EVENTS = 40_000;
 const PER_COMMIT = 5_000;
-
-export async function metric(server: WebServer, name: string): Promise<number> {
-  const text = await (await server.get("/metrics")).text();
-  return Number(new RegExp(`^${name} (\\S+)$`, "m").exec(text)?.[1] ?? NaN);
-}
 
 /** An offer whose changes make up the floods (each change is one event). */
 export async function floodOffer(sql: postgres.Sql): Promise<string> {

@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { appendChanges, insertOffers, recordFills } from "../../../lib/db/writes/index";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
 import { addressOf, fillFixture, offerFixture } from "../../helpers/fixtures";
-import { startWebServer, type WebServer } from "../../helpers/server";
+import { startWebServer, webMetric as metric, type WebServer } from "../../helpers/server";
 import { openStream, type StreamReader } from "../../helpers/sse";
 import { waitFor } from "../../helpers/worker";
-import { floodBesideAStalledReader, floodOffer, FLOOD_EVENTS, metric } from "./stalled-reader";
+import { floodBesideAStalledReader, floodOffer, FLOOD_EVENTS } from "./stalled-reader";
 
 // Delivery guarantees of GET /v1/stream across processes: every web process
 // serves the same sequence, a client resuming on a restarted process loses
@@ -110,7 +110,7 @@ describe("stream delivery", () => {
     expect(row!.n).toBe(1);
     await activity(); // committed while the hub reconnects: its notification is lost
     await activity();
-    await reader.waitForCount(6, 20_000);
+    await reader.waitForCount(6);
     expect(seen(reader)).toEqual(await logged(start));
   });
 

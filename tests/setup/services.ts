@@ -1,6 +1,5 @@
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { startEmbeddedPostgres } from "../../platform/postgres/embedded";
 import { provideTestRedis } from "./redis";
 
 // The servers the integration and e2e tiers test against: a PostgreSQL on
@@ -24,10 +23,22 @@ interface Services {
   stop(): Promise<void>;
 }
 
-// On globalThis: each project's global setup may load its own copy of this module.
-const shared = globalThis as typeof globalThis & { __offerBookTestServices?: Promise<Services> };
+// On globalThis: each project's global setup loads its own copy of this module.
+const shared = globalThis as typeof globalThis & {
+  __offerBookTestServices?: Promise<Services>;
+  __offerBookEmbeddedPostgres?: Promise<typeof import("../../platform/postgres/embedded")>;
+};
+
+/**
+ * The embedded PostgreSQL module, loaded once in this process whatever the
+ * number of tiers: it replaces the package's exit hooks as it loads, which a
+ * second copy cannot do again. Loaded even with TEST_DATABASE_URL set, so the
+ * run's exit code is always the one those hooks leave (tests/integration/exit-code.test.ts).
+ */
+const embeddedPostgres = () => (shared.__offerBookEmbeddedPostgres ??= import("../../platform/postgres/embedded"));
 
 async function start(): Promise<Services> {
+  const { startEmbeddedPostgres } = await embeddedPostgres();
   const stopRedis = await provideTestRedis();
   const configured = process.env.TEST_DATABASE_URL;
   const embedded = configured ? undefined : await startEmbeddedPostgres({ dataDir: path.join(ROOT, ".data", `test-pg-${process.pid}`), persistent: false });

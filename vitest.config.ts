@@ -18,7 +18,7 @@ export default defineConfig({
     projects: [
       {
         extends: true,
-        test: { name: "unit", include: ["tests/unit/**/*.test.ts"], testTimeout: 30_000 },
+        test: { name: "unit", include: ["tests/unit/**/*.test.ts"], setupFiles: ["tests/setup/unit-offline.ts"], testTimeout: 30_000 },
       },
       {
         extends: true,

@@ -83,8 +83,10 @@ describe("restarting cluster and worker together", () => {
     await waitFor(
       async () => {
         const newFill = second.ledger.transactions.slice(indexedBefore).find((t) => t.result.err === null && t.result.effects.some((e) => e.kind === "take"));
-        if (!newFill) return false;
-        const { body } = await server.json(`/v1/fills?limit=50`);
+        const take = newFill?.result.effects.find((e) => e.kind === "take");
+        if (!newFill || take?.kind !== "take") return false;
+        // Looked up by its offer: the live tail's later fills soon push it out of the newest page of /v1/fills.
+        const { body } = await server.json(`/v1/offers/${take.offer}/fills?limit=200`);
         return body.fills.some((f: { signature: string }) => f.signature === newFill.signature);
       },
       60_000,

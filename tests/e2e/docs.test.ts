@@ -41,7 +41,7 @@ describe("/docs offline", () => {
 
     await page.goto(`${server.baseUrl}/docs`);
     // The summary of GET /v1/stats in web/http/openapi/document.ts, as the reference shows it.
-    await page.getByText("Protocol totals").first().waitFor({ timeout: 30_000 });
+    await page.getByText("Protocol totals").first().waitFor({ timeout: 60_000 });
     const document = (await (await server.get("/v1/openapi.json")).json()) as { paths: Record<string, { get?: { summary?: string } }> };
     const summaries = Object.values(document.paths).flatMap((item) => (item.get?.summary ? [item.get.summary] : []));
     expect(summaries.length).toBeGreaterThan(10);

@@ -262,7 +262,7 @@ describe("the explorer in Chromium", { timeout: 90_000 }, () => {
     // As the worker does in the batch's transaction: the fill and the offer's new row go to the live feed.
     await database.db.$client.begin((tx) => appendChanges(tx, [{ kind: "fill", signature, ixIndex: 0 }, { kind: "offer", pda: offer.pda, signature }]));
     const row = s.page.locator(`[data-fill="${signature}/0"]`);
-    await row.waitFor({ timeout: 10_000 });
+    await row.waitFor({ timeout: 60_000 });
     expect(await row.getAttribute("class")).toContain("row-arrive");
     expect(await row.locator("[data-col=amount]").innerText()).toBe("100");
     await close(s);

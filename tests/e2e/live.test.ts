@@ -41,7 +41,7 @@ function takeUntil(wanted: (take: Take) => boolean): { tx: LedgerTransaction; ta
 }
 
 async function waitLive(page: Page): Promise<void> {
-  await page.locator('[data-testid=live-indicator][data-state="live"]').waitFor({ timeout: 15_000 });
+  await page.locator('[data-testid=live-indicator][data-state="live"]').waitFor({ timeout: 60_000 });
 }
 
 /** Requests a page makes to /v1 other than the stream and token metadata: polling would show here. */
@@ -68,23 +68,25 @@ describe("live pages on the indexed local cluster", { timeout: 120_000 }, () => 
     // Marks that a reload would wipe.
     for (const page of [book, fills]) await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
     // The stream resumes after the feed id the page was rendered at: nothing is fetched again, and nothing polls.
+    // A grace period, not a wait for something to happen: what follows checks an absence (no fetch, no poll),
+    // so the requests of the page's start are let settle before watching.
     await book.waitForTimeout(2_500);
     const bookCalls = watchApiCalls(book);
     const fillsCalls = watchApiCalls(fills);
 
     const { tx, take } = takeUntil((t) => t.account.tokenMint === market.tokenMint && t.account.paymentMint === market.paymentMint);
     const row = `[data-fill^="${tx.signature}/"]`;
-    await book.locator(row).first().waitFor({ timeout: 10_000 });
-    await fills.locator(row).first().waitFor({ timeout: 10_000 });
+    await book.locator(row).first().waitFor({ timeout: 60_000 });
+    await fills.locator(row).first().waitFor({ timeout: 60_000 });
     expect(await fills.locator(row).first().getAttribute("class")).toContain("row-arrive");
 
     // The book's depth moved with the take: the offer shows what the API now says remains, or left the book.
     const after = (await server.json(`/v1/offers/${take.offer}`)).body;
     const depth = book.locator(`[data-offer="${take.offer}"]`);
     if (after.status === "open") {
-      await expect.poll(() => depth.locator("[data-col=remaining] [data-raw]").first().getAttribute("data-raw"), { timeout: 5_000 }).toBe(after.remainingSize);
+      await expect.poll(() => depth.locator("[data-col=remaining] [data-raw]").first().getAttribute("data-raw"), { timeout: 60_000 }).toBe(after.remainingSize);
     } else {
-      await expect.poll(() => depth.count(), { timeout: 5_000 }).toBe(0);
+      await expect.poll(() => depth.count(), { timeout: 60_000 }).toBe(0);
     }
 
     for (const page of [book, fills]) {
@@ -113,10 +115,10 @@ describe("live pages on the indexed local cluster", { timeout: 120_000 }, () => 
       await waitLive(page);
       expect(await page.locator(`[data-fill^="${tx.signature}/"]`).count()).toBe(0);
       worker.kill("SIGCONT");
-      await page.locator(`[data-fill^="${tx.signature}/"]`).first().waitFor({ timeout: 10_000 });
+      await page.locator(`[data-fill^="${tx.signature}/"]`).first().waitFor({ timeout: 60_000 });
       const after = (await server.json(`/v1/offers/${take.offer}`)).body;
-      await expect.poll(() => page.locator("[data-testid=offer-remaining] [data-raw]").first().getAttribute("data-raw"), { timeout: 5_000 }).toBe(after.remainingSize);
-      await expect.poll(() => page.locator("[data-status]").first().getAttribute("data-status"), { timeout: 5_000 }).toBe(after.status);
+      await expect.poll(() => page.locator("[data-testid=offer-remaining] [data-raw]").first().getAttribute("data-raw"), { timeout: 60_000 }).toBe(after.remainingSize);
+      await expect.poll(() => page.locator("[data-status]").first().getAttribute("data-status"), { timeout: 60_000 }).toBe(after.status);
     } finally {
       worker.kill("SIGCONT");
     }
@@ -142,17 +144,17 @@ describe("live pages on the indexed local cluster", { timeout: 120_000 }, () => 
         document.dispatchEvent(new Event("visibilitychange"));
       }, hidden);
     await setHidden(true);
-    await page.locator('[data-testid=live-indicator][data-state="paused"]').waitFor({ timeout: 5_000 });
+    await page.locator('[data-testid=live-indicator][data-state="paused"]').waitFor({ timeout: 60_000 });
     const opened = streams.length;
     const { tx } = takeUntil((t) => t.account.tokenMint === market.tokenMint && t.account.paymentMint === market.paymentMint);
-    await waitFor(async () => (await server.json(`/v1/fills?tokenMint=${market.tokenMint}&limit=1`)).body.fills.some((f: { signature: string }) => f.signature === tx.signature) || (await scannedCount(database.url)) === cluster.ledger.transactions.length, 30_000, () => "the take was not indexed");
-    await page.waitForTimeout(500);
+    await waitFor(async () => (await server.json(`/v1/fills?tokenMint=${market.tokenMint}&limit=1`)).body.fills.some((f: { signature: string }) => f.signature === tx.signature) || (await scannedCount(database.url)) === cluster.ledger.transactions.length, 60_000, () => "the take was not indexed");
+    await page.waitForTimeout(500); // a grace period for an absence: a stream still open would deliver the indexed take now
     expect(await page.locator(`[data-fill^="${tx.signature}/"]`).count(), "nothing arrives while paused").toBe(0);
     expect(streams.length, "no stream opened while hidden").toBe(opened);
     await setHidden(false);
     await waitLive(page);
     expect(streams.at(-1), "the stream reopens after an id").toMatch(/[?&]after=\d+/);
-    await page.locator(`[data-fill^="${tx.signature}/"]`).first().waitFor({ timeout: 10_000 });
+    await page.locator(`[data-fill^="${tx.signature}/"]`).first().waitFor({ timeout: 60_000 });
     await context.close();
     expect(errors, "console errors").toEqual([]);
   });
@@ -168,16 +170,17 @@ describe("live pages on the indexed local cluster", { timeout: 120_000 }, () => 
       const errors = watchConsole(page);
       await page.goto(`${server.baseUrl}/`, { waitUntil: "networkidle" });
       // The wallet's own stream (maker = the wallet) is open before the take is indexed.
-      const walletStream = page.waitForResponse((r) => r.url().includes("/v1/stream") && r.url().includes(`maker=${take.account.maker}`), { timeout: 15_000 });
+      const walletStream = page.waitForResponse((r) => r.url().includes("/v1/stream") && r.url().includes(`maker=${take.account.maker}`), { timeout: 60_000 });
+      const walletOffers = page.waitForResponse((r) => r.url().includes(`/v1/makers/${take.account.maker}/offers`), { timeout: 60_000 });
       await page.getByRole("button", { name: "Connect wallet" }).click();
       await page.getByRole("menuitem", { name: TEST_WALLET_NAME }).click();
       await page.getByTestId("alerts-toggle").waitFor();
       expect((await walletStream).status()).toBe(200);
       // And it knows the wallet's open offers as they were (/v1/makers/:maker/offers answered).
-      await page.waitForTimeout(1_000);
+      expect((await walletOffers).status()).toBe(200);
       worker.kill("SIGCONT");
       const notice = page.locator(`[data-testid=offer-notice][data-offer="${take.offer}"]`);
-      await notice.waitFor({ timeout: 15_000 });
+      await notice.waitFor({ timeout: 60_000 });
       const after = (await server.json(`/v1/offers/${take.offer}`)).body;
       expect(await notice.getAttribute("data-kind")).toBe(after.status === "filled" ? "filled" : "partly-filled");
       expect(await notice.getAttribute("role")).toBe("status");

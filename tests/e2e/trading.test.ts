@@ -62,7 +62,7 @@ async function indexedOffer(pda: string, check: (o: Offer) => boolean): Promise<
 async function confirmAction(scope: Locator | Page): Promise<string> {
   await scope.getByTestId("confirm-button").click();
   const result = scope.getByTestId("tx-result");
-  await result.waitFor({ timeout: 30_000 });
+  await result.waitFor({ timeout: 60_000 });
   const status = await result.getAttribute("data-status");
   if (status !== "confirmed") throw new Error(`the action ${status}: ${await result.textContent()}`);
   const signature = (await scope.getByTestId("tx-link").first().getAttribute("data-signature"))!;
@@ -106,7 +106,7 @@ async function connectTestWallet(): Promise<Trader> {
   await page.goto(stack.server.baseUrl + "/", { waitUntil: "networkidle" });
   await page.getByRole("button", { name: "Connect wallet" }).click();
   await page.getByRole("menuitem", { name: TEST_WALLET_NAME }).click();
-  await page.getByRole("button", { name: shortAddress(wallet.address) }).waitFor({ timeout: 15_000 });
+  await page.getByRole("button", { name: shortAddress(wallet.address) }).waitFor({ timeout: 60_000 });
   return { page, address: wallet.address, keypair: wallet.keypair, signed: wallet.signed, consoleErrors };
 }
 
@@ -149,7 +149,7 @@ describe.each([
     await form.getByTestId("create-min-fill").fill("4");
     await form.getByTestId("create-expiry").selectOption("1d");
     await form.getByTestId("create-review").click();
-    const address = await form.getByTestId("create-offer-address").textContent({ timeout: 30_000 });
+    const address = await form.getByTestId("create-offer-address").textContent({ timeout: 60_000 });
     offerPda = /Offer ([1-9A-HJ-NP-Za-km-z]{32,44})/.exec(address ?? "")![1]!;
     await confirmAction(form);
 
@@ -160,7 +160,7 @@ describe.each([
 
     // The book shows it (the page refreshes once the indexer has it).
     await page.goto(`${stack.server.baseUrl}/book/${token.address}/${USDC}`, { waitUntil: "networkidle" });
-    await page.locator(`[data-testid="take-button"][data-take-offer="${offerPda}"]`).waitFor({ timeout: 15_000 });
+    await page.locator(`[data-testid="take-button"][data-take-offer="${offerPda}"]`).waitFor({ timeout: 60_000 });
     const open = (await stack.server.json(`/v1/offers?maker=${maker.address}&tokenMint=${token.address}&paymentMint=${USDC}`)).body.offers as Offer[];
     expect(open.map((o) => o.pda)).toEqual([offerPda]);
   });
@@ -175,7 +175,7 @@ describe.each([
     await form.getByTestId("take-amount").fill("2");
     await form.getByTestId("take-review").click();
     const refusal = form.getByTestId("action-simulate-error");
-    await refusal.waitFor({ timeout: 30_000 });
+    await refusal.waitFor({ timeout: 60_000 });
     expect(await refusal.textContent()).toMatch(/minimum/i);
     expect(await refusal.textContent()).toContain("Nothing was sent");
     expect(await form.getByTestId("confirm-button").count()).toBe(0);
@@ -287,7 +287,7 @@ describe.each([
     const before = await lamports(connection, maker.address);
 
     await openOffer(page, pda);
-    expect(await page.getByTestId("expire-bounty").textContent({ timeout: 15_000 })).toBe("0.001 SOL");
+    expect(await page.getByTestId("expire-bounty").textContent({ timeout: 60_000 })).toBe("0.001 SOL");
     await page.getByTestId("action-expire").click();
     const signature = await confirmAction(page.getByTestId("action-expire-flow"));
     expect(await lamports(connection, maker.address)).toBe(before + EXPIRY_BOUNTY_LAMPORTS - (await feeOf(signature)));
@@ -322,7 +322,7 @@ describe.each([
     await page.goto(`${stack.server.baseUrl}/makers/${w.address}`, { waitUntil: "networkidle" });
     await page.getByTestId("cancel-all-open").click();
     let flow = page.getByTestId("bulk-cancel-flow");
-    await flow.getByTestId("confirm-summary").waitFor({ timeout: 30_000 });
+    await flow.getByTestId("confirm-summary").waitFor({ timeout: 60_000 });
     expect(await flow.getByTestId("bulk-count").textContent()).toBe("6");
     await confirmAction(flow);
     const cancelTxs = await flow.getByTestId("tx-link").count();
@@ -340,7 +340,7 @@ describe.each([
     const solBefore = await lamports(connection, w.address);
     await page.getByTestId("close-all-filled").click();
     flow = page.getByTestId("bulk-close-flow");
-    await flow.getByTestId("confirm-summary").waitFor({ timeout: 30_000 });
+    await flow.getByTestId("confirm-summary").waitFor({ timeout: 60_000 });
     expect(await flow.getByTestId("bulk-count").textContent()).toBe(String(filled.length));
     const signature = await confirmAction(flow);
     expect(await flow.getByTestId("tx-link").count()).toBe(1);

@@ -134,7 +134,7 @@ describe("wallets on the local demo cluster", { timeout: 120_000 }, () => {
     expect(await lamportsOf(rpcUrl, recipient)).toBe(12_345n);
 
     await page.reload({ waitUntil: "networkidle" });
-    await page.getByRole("button", { name: shortAddress(address) }).waitFor({ timeout: 15_000 });
+    await page.getByRole("button", { name: shortAddress(address) }).waitFor({ timeout: 60_000 });
 
     const secretTexts = [bs58.encode(secretKey), Buffer.from(secretKey).toString("base64"), Buffer.from(secretKey.slice(0, 32)).toString("base64")];
     expect(bodies.filter((b) => secretTexts.some((s) => b.includes(s)))).toEqual([]);
@@ -152,7 +152,7 @@ describe("wallets on the local demo cluster", { timeout: 120_000 }, () => {
 
     await page.getByRole("button", { name: "Connect wallet" }).click();
     await page.getByRole("menuitem", { name: TEST_WALLET_NAME }).click();
-    await page.getByRole("button", { name: shortAddress(wallet.address) }).waitFor({ timeout: 15_000 });
+    await page.getByRole("button", { name: shortAddress(wallet.address) }).waitFor({ timeout: 60_000 });
 
     const message = [...new TextEncoder().encode("offer book e2e")];
     const signatureOfMessage = await walletInPage<number[]>(

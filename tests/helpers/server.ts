@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import { freePort } from "../../platform/postgres/embedded";
+import { ensureProductionBuild } from "../setup/next-build";
 import { checkContract } from "./contract";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -35,6 +36,7 @@ async function waitUntilServing(baseUrl: string, child: ChildProcess, output: ()
 
 /** The production web server (`npm run web`: Next.js behind web/launcher.ts) as its own process, on a free port. */
 export async function startWebServer(env: Record<string, string>): Promise<WebServer> {
+  await ensureProductionBuild();
   const port = await freePort();
   const child = spawn(process.execPath, [WEB_LAUNCHER], {
     cwd: ROOT,
@@ -72,6 +74,12 @@ export async function startWebServer(env: Record<string, string>): Promise<WebSe
       if (child.exitCode === null) child.kill("SIGKILL");
     },
   };
+}
+
+/** A metric on the web process's /metrics (one sample, no labels); NaN when it has none. */
+export async function webMetric(server: WebServer, name: string): Promise<number> {
+  const text = await (await server.get("/metrics")).text();
+  return Number(new RegExp(`^${name} (\\S+)$`, "m").exec(text)?.[1] ?? NaN);
 }
 
 /**

@@ -47,7 +47,7 @@ export async function openStream(baseUrl: string, pathAndQuery: string, headers:
   })();
   let done = false;
   void ended.then(() => (done = true));
-  const waitFor = (check: (e: EventSourceMessage) => boolean, timeoutMs = 15_000) =>
+  const waitFor = (check: (e: EventSourceMessage) => boolean, timeoutMs = 60_000) =>
     new Promise<EventSourceMessage>((resolve, reject) => {
       let scanned = 0; // each event is checked once, however many arrive
       const test = () => {
@@ -77,7 +77,7 @@ export async function openStream(baseUrl: string, pathAndQuery: string, headers:
     raw: () => raw,
     ended,
     waitFor,
-    async waitForCount(count, timeoutMs = 15_000) {
+    async waitForCount(count, timeoutMs = 60_000) {
       if (count > 0) await waitFor(() => events.length >= count, timeoutMs);
       return events.slice(0, count);
     },

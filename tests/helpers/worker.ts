@@ -39,6 +39,21 @@ export async function waitFor(check: () => Promise<boolean>, timeoutMs: number, 
 }
 
 /**
+ * A metric on a worker's /metrics (WORKER_HEALTH_PORT), summed over its label
+ * sets; undefined while nothing answers there or the metric has no sample.
+ */
+export async function workerMetric(port: number, name: string): Promise<number | undefined> {
+  let text: string;
+  try {
+    text = await (await fetch(`http://127.0.0.1:${port}/metrics`)).text();
+  } catch {
+    return undefined;
+  }
+  const samples = text.split("\n").filter((line) => line.startsWith(`${name} `) || line.startsWith(`${name}{`));
+  return samples.length === 0 ? undefined : samples.reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(" ") + 1)), 0);
+}
+
+/**
  * For clients that poll while PostgreSQL restarts: postgres.js fetches the
  * array types on connect without awaiting that query, so a connection reset
  * in that moment is an unhandled rejection (which fails the whole vitest run)

@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { Socket } from "node:net";
-import { freePort } from "../../platform/postgres/embedded";
+import { portOutsideEphemeralRange } from "../helpers/reserved-port";
 
 // The suites that share budgets and the token cache between instances need a
 // Redis. The machine's at 127.0.0.1:6379 when it answers (or TEST_REDIS_URL);
@@ -30,11 +30,15 @@ export async function provideTestRedis(): Promise<() => Promise<void>> {
   if (spawnSync("redis-server", ["--version"]).status !== 0) {
     throw new Error("no Redis answers on 127.0.0.1:6379 and redis-server is not installed: apt-get install redis-server, or set TEST_REDIS_URL");
   }
-  const port = await freePort();
+  const port = await portOutsideEphemeralRange(); // listened on by another process, a moment later
   const server: ChildProcess = spawn("redis-server", ["--port", String(port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no"], {
     stdio: "ignore",
   });
-  for (let i = 0; i < 100 && !(await answersPing(port)); i++) await sleep(50);
+  const deadline = Date.now() + 60_000;
+  while (!(await answersPing(port))) {
+    if (server.exitCode !== null || Date.now() > deadline) throw new Error(`the redis-server started on ${port} did not answer PING (exit code ${server.exitCode})`);
+    await sleep(50);
+  }
   process.env.TEST_REDIS_URL = `redis://127.0.0.1:${port}`;
   console.log(`[tests] no Redis on 6379: started redis-server on ${port} for this run`);
   return async () => {

@@ -101,10 +101,22 @@ describe("revalidation without running the route", () => {
   const listening = async () =>
     Number((await database.db.$client`select count(*)::int as n from pg_stat_activity where datname = current_database() and query ilike 'listen%'`)[0]!.n) > 0;
 
+  /**
+   * Whether the process vouches from memory yet (its LISTEN confirmed, not only sent): an answer's tag,
+   * then a row the feed is not told of, then a revalidation that the memo answers 304 without the route.
+   */
+  let probes = 0;
+  const vouchesFromMemory = async () => {
+    const probe = `/v1/makers/${addressOf("maker:memo-probe")}/offers`;
+    const tag = (await server.get(probe)).headers.get("etag")!;
+    await insertOffer(database.db.$client, offerFixture(`memo-probe-${probes++}`, { maker: addressOf("maker:memo-probe") }));
+    return (await server.get(probe, { headers: { "if-none-match": tag } })).status === 304;
+  };
+
   it("vouches for an unchanged answer from memory until the live feed announces a change", async () => {
     await server.get("/v1");
-    await expect.poll(listening, { timeout: 10_000 }).toBe(true);
-    await new Promise((r) => setTimeout(r, 200)); // the LISTEN's reply on its way back to the process
+    await expect.poll(listening, { timeout: 60_000 }).toBe(true);
+    await expect.poll(vouchesFromMemory, { timeout: 60_000, interval: 100 }).toBe(true);
     const first = await server.json(path);
     const etag = first.headers.get("etag")!;
     expect(first.body.offers).toEqual([]);
@@ -128,7 +140,7 @@ describe("revalidation without running the route", () => {
       await insertOffer(tx, second);
       await appendChanges(tx, [{ kind: "offer", pda: second.pda }]);
     });
-    await expect.poll(async () => (await server.get(path, { headers: { "if-none-match": etag } })).status, { timeout: 3000 }).toBe(200);
+    await expect.poll(async () => (await server.get(path, { headers: { "if-none-match": etag } })).status, { timeout: 60_000 }).toBe(200);
     expect((await server.json(path)).body.offers).toHaveLength(2);
   });
 });

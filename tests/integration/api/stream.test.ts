@@ -1,5 +1,5 @@
 import type postgres from "postgres";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   appendChanges,
   appendOfferRows,
@@ -17,7 +17,7 @@ import {
 } from "../../../lib/db/writes";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
 import { addressOf, fillFixture, offerFixture, signatureOf, USDC, USDT } from "../../helpers/fixtures";
-import { startWebServer, type WebServer } from "../../helpers/server";
+import { startWebServer, webMetric, type WebServer } from "../../helpers/server";
 import { openStream, type StreamReader } from "../../helpers/sse";
 
 // GET /v1/stream over real HTTP and PostgreSQL. Changes are written the way
@@ -87,7 +87,8 @@ beforeAll(async () => {
 
 afterEach(async () => {
   for (const reader of open.splice(0)) reader.close();
-  await new Promise((r) => setTimeout(r, 100)); // the server sees them go
+  // The server sees them go (each client's open-stream count is capped).
+  await vi.waitFor(async () => expect(await webMetric(server, "offer_book_streams_open")).toBe(0), { timeout: 60_000, interval: 50 });
 });
 
 afterAll(async () => {
@@ -137,8 +138,8 @@ describe("GET /v1/stream", () => {
       await appendChanges(tx, [{ kind: "offer", pda: cancelled.pda, signature: signatureOf("cancel") }]);
     });
     await reader.waitFor((e) => JSON.parse(e.data).pda === cancelled.pda && JSON.parse(e.data).status === "cancelled");
-    await new Promise((r) => setTimeout(r, 1600));
-    expect(await markLapsedOffers(sql())).toBe(1);
+    // The lapse job flags it once its expiry has passed (until then it finds nothing to flag).
+    await vi.waitFor(async () => expect(await markLapsedOffers(sql())).toBe(1), { timeout: 60_000, interval: 100 });
     const expired = await reader.waitFor((e) => JSON.parse(e.data).pda === lapsing.pda && JSON.parse(e.data).status === "expired");
     expect(expired.data).toBe(await (await server.get(`/v1/offers/${lapsing.pda}`)).text());
   });
@@ -251,7 +252,7 @@ describe("GET /v1/stream", () => {
     expect(body.code).toBe("rate_limited");
     expect(headers.get("retry-after")).toBe("5");
     held[0]!.close();
-    await new Promise((r) => setTimeout(r, 300));
+    await vi.waitFor(async () => expect(await webMetric(server, "offer_book_streams_open")).toBe(5), { timeout: 60_000, interval: 50 });
     const again = await stream();
     expect(again.status).toBe(200);
     for (const r of held) r.close();

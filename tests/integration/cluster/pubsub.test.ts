@@ -33,7 +33,7 @@ function connect(options: { wsEndpoint?: string } = {}): Connection {
   return connection;
 }
 
-async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, ms = 5_000): Promise<T> {
+async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, ms = 60_000): Promise<T> {
   const deadline = Date.now() + ms;
   for (;;) {
     const value = await probe();
@@ -143,7 +143,7 @@ describe("signatureSubscribe", () => {
     const signature = await connection.sendRawTransaction(memo.wire, { skipPreflight: true });
     const slot = cluster.ledger.bySignatureAvailable(signature)!.slot;
     cluster.advanceSlots(10);
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, 100)); // a grace period for an absence: a notification sent too early would be here by now
     expect(seen).toEqual([]);
     cluster.advanceSlots(40);
     await until("the finalized notification", () => seen.length === 1);

@@ -23,8 +23,10 @@ const ROOT = path.resolve(import.meta.dirname, "../../..");
 export interface RestartablePostgres {
   port: number;
   adminUrl: string;
-  /** Stops the server, waits `outageMs`, starts it again on the same port and data. */
-  restart(outageMs: number): Promise<void>;
+  /** Stops the server (the data stays). */
+  down(): Promise<void>;
+  /** Starts it again on the same port and data. */
+  up(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -40,11 +42,12 @@ export async function startRestartablePostgres(name: string): Promise<Restartabl
   return {
     port,
     adminUrl: server.adminUrl,
-    async restart(outageMs) {
+    async down() {
       await server?.stop();
       server = undefined;
-      await new Promise((r) => setTimeout(r, outageMs));
-      server = await start();
+    },
+    async up() {
+      server ??= await start();
     },
     async stop() {
       await server?.stop();

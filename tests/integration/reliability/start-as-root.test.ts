@@ -6,6 +6,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "../../../platform/postgres/embedded";
 import { portOutsideEphemeralRange } from "../../helpers/reserved-port";
+import { ensureProductionBuild } from "../../setup/next-build";
 
 // Root running `npm start` from a checkout in a 0700 directory (a clone under
 // /root): the embedded PostgreSQL runs as the `postgres` system user, which
@@ -24,6 +25,7 @@ afterAll(() => {
 
 describe.skipIf(!asRoot)("npm start as root from a 0700 directory", () => {
   it("serves /v1/stats with the cluster and a copy of its binaries kept under /var/tmp", async () => {
+    await ensureProductionBuild(); // the clone shares this checkout's .next
     execFileSync("mkdir", ["-p", path.dirname(clone)]);
     chmodSync(path.dirname(clone), 0o700);
     execFileSync("git", ["clone", "-q", "--shared", ROOT, clone]);

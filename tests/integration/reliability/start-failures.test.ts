@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { freePort } from "../../../platform/postgres/embedded";
 import { portOutsideEphemeralRange } from "../../helpers/reserved-port";
+import { ensureProductionBuild } from "../../setup/next-build";
 import { isPostgresProcess, readPostmasterPid } from "../../../platform/postgres/postmaster";
 
 // The start failures a person meets, each through the real command: one line
@@ -96,6 +97,7 @@ async function holdPortAfterFree(): Promise<{ port: number; server: Server }> {
 let held: { port: number; server: Server };
 let heldAfterFree: { port: number; server: Server };
 beforeAll(async () => {
+  await ensureProductionBuild(); // npm start would build it itself, inside a test
   held = await holdPort();
   heldAfterFree = await holdPortAfterFree();
 });
@@ -252,15 +254,15 @@ describe("an npm start's life", () => {
     const worker = childrenOf(first.child.pid!).find((c) => c.args.includes("worker.mjs"))!;
     expect(worker).toBeDefined();
     process.kill(worker.pid, "SIGKILL");
-    await until("the restart line", () => /the worker was killed by SIGKILL; restarting it in 1 s \(the rest keeps running\)/.test(first.output()) || undefined, first.output, 10_000);
+    await until("the restart line", () => /the worker was killed by SIGKILL; restarting it in 1 s \(the rest keeps running\)/.test(first.output()) || undefined, first.output);
     expect(await statsStatus(port)).toBe(200);
-    await until("a new worker caught up", () => first.output().split('"msg":"caught up with the chain"').length > 2 || undefined, first.output, 20_000);
+    await until("a new worker caught up", () => first.output().split('"msg":"caught up with the chain"').length > 2 || undefined, first.output);
 
     // 4. kill -9 of npm start itself: its worker and web stop by themselves; the embedded PostgreSQL is left, orphaned.
     const parts = childrenOf(first.child.pid!).filter((c) => c.args.includes("worker.mjs") || c.args.includes("web.mjs"));
     expect(parts.length).toBe(2);
     first.child.kill("SIGKILL");
-    await until("the parts of the killed start exiting", () => parts.every((p) => !alive(p.pid)) || undefined, first.output, 30_000);
+    await until("the parts of the killed start exiting", () => parts.every((p) => !alive(p.pid)) || undefined, first.output);
     const orphan = readPostmasterPid(path.join(DATA_DIR, "pg"));
     expect(orphan && isPostgresProcess(orphan.pid)).toBe(true);
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { Logger } from "../../../platform/log";
 import { Supervisor } from "../../../scripts/start/supervisor";
 
@@ -46,9 +46,8 @@ describe("the supervisor of npm start's parts", () => {
     supervisor.start({ name: "worker", args: ["-e", "setTimeout(() => process.exit(1), 100)"], env: {}, cwd: process.cwd() });
     // Node takes a while to start on a busy machine: wait for the worker's second start.
     const restarted = (l: string) => l.startsWith("the worker exited with code 1; restarting it in");
-    for (let i = 0; i < 150 && lines.filter(restarted).length < 2; i++) await new Promise((r) => setTimeout(r, 100));
+    await vi.waitFor(() => expect(lines.filter(restarted).length).toBeGreaterThanOrEqual(2), { timeout: 60_000, interval: 50 });
     const web = supervisor.pids().web!;
-    expect(lines.filter(restarted).length).toBeGreaterThanOrEqual(2);
     expect(lines.some((l) => l.startsWith("the web"))).toBe(false);
     process.kill(web, 0); // still running
     await supervisor.stopAll();

@@ -1,5 +1,5 @@
 import Redis from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { startTokenStandin, WELL_KNOWN, type TokenStandin } from "../../../local/tokens/index";
 import { startTestRpc, type TestRpc } from "./helpers/rpc-server";
 import { randomMints, REDIS_URL, testService, uniquePrefix } from "./helpers/service";
@@ -140,9 +140,7 @@ describe("with REDIS_URL", () => {
     });
     const onChain = rpc.addMint(8);
     standin.reset();
-    const started = Date.now();
     const first = await service.resolve([USDC, onChain]);
-    expect(Date.now() - started).toBeLessThan(2_000);
     expect(first).toMatchObject([{ symbol: "USDC", decimals: 6 }, { symbol: null, decimals: 8 }]);
     expect((await service.trending()).source).toBe("live");
 
@@ -170,18 +168,16 @@ describe("with REDIS_URL", () => {
       expect(await redis.keys(`${p}*`)).toEqual([]);
 
       await proxy.open();
-      const deadline = Date.now() + 10_000;
-      while (recovered === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      await vi.waitFor(() => expect(recovered).toBeGreaterThan(0), { timeout: 30_000, interval: 50 });
       expect(recovered).toBe(1);
       expect((await service.trending()).source).toBe("live");
       expect(await redis.exists(`${p}trending:24h:50`)).toBe(1);
 
-      // Gone again: answers keep coming from memory, without waiting on Redis.
+      // Gone again: answers keep coming from memory, not from the provider.
+      const searches = standin.stats().search;
       await proxy.close();
-      await new Promise((r) => setTimeout(r, 200));
-      const started = Date.now();
       expect((await service.resolve([USDC]))[0]!.symbol).toBe("USDC");
-      expect(Date.now() - started).toBeLessThan(1_000);
+      expect(standin.stats().search).toBe(searches);
     } finally {
       await service.close();
       await proxy.close();

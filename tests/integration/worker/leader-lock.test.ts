@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import pino from "pino";
 import postgres from "postgres";
 import { acquireLeadership, LockLostError, type Lease } from "../../../worker/leader-lock";
@@ -14,13 +14,13 @@ const log = pino({ level: "silent" });
 const NAME = "offer-book-scanner:lock-test";
 const leases: Lease[] = [];
 
-const take = (signal = new AbortController().signal) =>
+const take = (signal = new AbortController().signal, onWaiting = () => {}) =>
   acquireLeadership({
     url: database.url,
     name: NAME,
     applicationName: "lock-test",
     signal,
-    onWaiting: () => {},
+    onWaiting,
     database: createOutageLog(log, "the database"),
   }).then((lease) => (lease && leases.push(lease), lease));
 
@@ -50,8 +50,7 @@ describe("the scanner lock", () => {
       onWaiting: () => (standbyWaiting = true),
       database: createOutageLog(log, "the database"),
     });
-    await new Promise((r) => setTimeout(r, 500));
-    expect(standbyWaiting).toBe(true);
+    await vi.waitFor(() => expect(standbyWaiting).toBe(true), { timeout: 60_000, interval: 20 });
     waiting.abort();
     expect(await second).toBeNull();
     await first.release();
@@ -88,8 +87,8 @@ describe("the scanner lock", () => {
     const blocker = postgres(database.url, { max: 1, onnotice: () => {} });
     await blocker`select pg_advisory_lock(hashtext(${NAME}))`;
     const stop = new AbortController();
-    setTimeout(() => stop.abort(), 300);
-    expect(await take(stop.signal)).toBeNull();
+    // Aborted once it waits for the lock the blocker holds.
+    expect(await take(stop.signal, () => stop.abort())).toBeNull();
     await blocker.end();
   });
 });

@@ -26,6 +26,7 @@ let cluster: LocalCluster;
 const workers: WorkerProcess[] = [];
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** An outage of `downMs`: the scenario's length, not a wait for something to happen. */
 async function restartPostgres(downMs = 1500): Promise<void> {
   await pg.stop();
   await sleep(downMs);
@@ -115,7 +116,7 @@ describe("the worker across PostgreSQL restarts", () => {
     await caughtUp([a!, b!]);
     let seen: string[] = [];
     const roles = async () => (seen = (await Promise.all(ports.map((p) => health(p).catch(() => ({ role: "down" }))))).map((h) => h.role).sort());
-    await waitFor(async () => JSON.stringify(await roles()) === '["leader","standby"]', 20_000, () => `roles ${seen.join(", ")}`);
+    await waitFor(async () => JSON.stringify(await roles()) === '["leader","standby"]', 60_000, () => `roles ${seen.join(", ")}`);
 
     // Sampled through the restart: never two sessions holding the scanner lock.
     const holders: number[] = [];
@@ -142,11 +143,11 @@ describe("the worker across PostgreSQL restarts", () => {
     await advancesPast(before, [a!, b!]);
     // A few samples of the leader after the restart, however fast it came back.
     const afterRestart = holders.length;
-    await waitFor(async () => holders.slice(afterRestart).some((n) => n > 0), 10_000, () => `holders sampled ${holders.join(",")}`);
+    await waitFor(async () => holders.slice(afterRestart).some((n) => n > 0), 60_000, () => `holders sampled ${holders.join(",")}`);
     sampling = false;
     await sampler;
     expect(Math.max(...holders)).toBe(1);
-    await waitFor(async () => JSON.stringify(await roles()) === '["leader","standby"]', 30_000, () => `roles ${seen.join(", ")} after the restart`);
+    await waitFor(async () => JSON.stringify(await roles()) === '["leader","standby"]', 60_000, () => `roles ${seen.join(", ")} after the restart`);
 
     cluster.pause();
     await caughtUp([a!, b!]);

@@ -66,7 +66,7 @@ describe("the scanner, end to end", () => {
         const { body } = await main.server.json("/v1/fills?limit=20");
         return taken.every((s) => body.fills.some((f: { signature: string }) => f.signature === s));
       },
-      20_000,
+      60_000,
       () => `live fills ${taken.join(", ")} did not appear:\n${main.worker.output().slice(-2000)}`,
     );
     await caughtUp(main);

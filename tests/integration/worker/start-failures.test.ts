@@ -4,7 +4,7 @@ import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from "../../..
 import { startLocalCluster, type LocalCluster } from "../../../local/cluster/index";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
 import { portOutsideEphemeralRange } from "../../helpers/reserved-port";
-import { startWorker, waitFor, type WorkerProcess } from "../../helpers/worker";
+import { startWorker, waitFor, workerMetric, type WorkerProcess } from "../../helpers/worker";
 
 // Every way the worker's start can fail that a person meets is one line on
 // stderr naming the cause and the fix, and a non-zero exit, never a stack. An
@@ -31,7 +31,9 @@ afterAll(async () => {
 async function failsWithOneLine(env: Record<string, string>, expected: RegExp, code = 1): Promise<void> {
   const worker = startWorker({ LOG_FORMAT: "json", ...env });
   workers.push(worker);
-  const exit = await Promise.race([worker.exited, new Promise((r) => setTimeout(() => r("still running"), 20_000))]);
+  let deadline: NodeJS.Timeout | undefined;
+  const exit = await Promise.race([worker.exited, new Promise((r) => (deadline = setTimeout(() => r("still running after 60 s"), 60_000)))]);
+  clearTimeout(deadline);
   const lines = worker.output().trim().split("\n");
   expect(exit, worker.output()).toBe(code);
   expect(lines, worker.output()).toHaveLength(1);
@@ -71,11 +73,13 @@ describe("the worker's start", () => {
 
   it("waits for an RPC that does not answer, saying so once, and once more when it answers", async () => {
     const port = await portOutsideEphemeralRange(); // the cluster listens there only after many refused connects
-    const worker = startWorker({ DATABASE_URL: database.url, SOLANA_RPC_URL: `http://127.0.0.1:${port}`, PROGRAM_ID: PROGRAM.PROGRAM_ID, LOG_FORMAT: "json" });
+    const metricsPort = await freePort();
+    const worker = startWorker({ DATABASE_URL: database.url, SOLANA_RPC_URL: `http://127.0.0.1:${port}`, PROGRAM_ID: PROGRAM.PROGRAM_ID, LOG_FORMAT: "json", WORKER_HEALTH_PORT: String(metricsPort) });
     workers.push(worker);
     const failing = () => worker.output().split("\n").filter((l) => l.includes("failing") && l.includes(`127.0.0.1:${port}`));
-    await waitFor(async () => failing().length > 0, 20_000, () => worker.output());
-    await new Promise((r) => setTimeout(r, 6000)); // many retries (backoff from 250 ms)
+    await waitFor(async () => failing().length > 0, 60_000, () => worker.output());
+    // Many retries (back-off from 250 ms), counted in /metrics, while the log says it once.
+    await waitFor(async () => ((await workerMetric(metricsPort, "offer_book_worker_retries_total")) ?? 0) >= 4, 60_000, () => worker.output());
     expect(worker.child.exitCode).toBeNull();
     expect(failing(), worker.output()).toHaveLength(1);
     expect(failing()[0]).toMatch(/nothing answers|ECONNREFUSED/);

@@ -45,7 +45,7 @@ describe("the live feed from the worker", () => {
     const taken = cluster.append("take", 2).filter((t) => t.result.err === null);
     expect(taken.length).toBeGreaterThan(0);
     for (const t of taken) {
-      const fill = await reader.waitFor((e) => e.event === "fill" && JSON.parse(e.data).signature === t.signature, 20_000);
+      const fill = await reader.waitFor((e) => e.event === "fill" && JSON.parse(e.data).signature === t.signature, 60_000);
       const row = JSON.parse(fill.data);
       const page = await (await server.get(`/v1/fills?offerPda=${row.offerPda}&limit=200`)).text();
       expect(page).toContain(fill.data);
@@ -75,7 +75,7 @@ describe("the live feed from the worker", () => {
     }
     // The restored rows follow the revokes: an offer event after the last revoke of the rollback.
     const lastRevoke = Math.max(...revokes.map((r) => reader.events.indexOf(r)));
-    await reader.waitForCount(lastRevoke + 2, 10_000);
+    await reader.waitForCount(lastRevoke + 2, 60_000);
     const following = reader.events.slice(lastRevoke + 1);
     expect(following[0]?.event).toBe("offer");
     const ids = reader.events.map((e) => BigInt(e.id!));

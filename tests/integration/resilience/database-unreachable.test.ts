@@ -3,8 +3,8 @@ import { sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
 import { afterEach, describe, expect, it } from "vitest";
-import { codedError, isDatabaseUnreachable } from "../../lib/resilience";
-import { databaseStartupError } from "../../platform/postgres/connect-error";
+import { codedError, isDatabaseUnreachable } from "../../../lib/resilience";
+import { databaseStartupError } from "../../../platform/postgres/connect-error";
 
 // The predicate is judged on the errors themselves, as postgres.js, drizzle
 // and node make them: no database needed. A few lines of PostgreSQL's wire

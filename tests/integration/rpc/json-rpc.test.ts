@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { BatchRefusedError, createJsonRpc, jsonRpc, JsonRpcError, lamportsOf, resultOf, waitConfirmed } from "../../lib/rpc/json-rpc";
+import { BatchRefusedError, createJsonRpc, jsonRpc, JsonRpcError, lamportsOf, resultOf, waitConfirmed } from "../../../lib/rpc/json-rpc";
 
 // The one JSON-RPC client against a node:http server on the loopback: the
 // bytes it sends and how it reads what comes back, answers and refusals alike.

@@ -6,6 +6,10 @@ import { and } from "./page";
 
 const c = columnsOf(candles, "c");
 
+/** Candle resolutions and their lengths in seconds (the candles table's `resolution`). */
+export const CANDLE_RESOLUTIONS = { "1m": 60, "5m": 300, "15m": 900, "1h": 3600, "4h": 14_400, "1d": 86_400 } as const;
+export type CandleResolution = keyof typeof CANDLE_RESOLUTIONS;
+
 /** A Candle (/v1/candles), over a row `c` of candles: the bucket's start, its prices, volumes and number of fills. */
 export const CANDLE_FIELDS = {
   time: field("unixTime", c.bucket),
@@ -18,7 +22,8 @@ export const CANDLE_FIELDS = {
   fills: field("uint", c.fills),
 };
 
-const CANDLE_JSON = jsonObject(CANDLE_FIELDS);
+export const CANDLE_JSON = jsonObject(CANDLE_FIELDS);
+
 
 export interface CandleQuery {
   tokenMint: string;

@@ -117,7 +117,9 @@ export function parseMints(url: URL): string[] {
   return mints;
 }
 
-const FEED_TYPES = ["fill", "offer", "revoke"] as const;
+const FEED_TYPES = ["fill", "offer", "revoke", "candle"] as const;
+/** Candle events are asked for by name (types=candle): a stream without `types` stays fills, offers and revokes. */
+const DEFAULT_FEED_TYPES = ["fill", "offer", "revoke"] as const;
 const feedTypes = z
   .string()
   .transform((v) => v.split(",").map((t) => t.trim()).filter(Boolean))
@@ -125,7 +127,7 @@ const feedTypes = z
     message: `types must be a comma-separated list of ${FEED_TYPES.join(", ")}`,
   })
   .transform((types) => new Set(types as (typeof FEED_TYPES)[number][]))
-  .default(new Set(FEED_TYPES));
+  .default(new Set(DEFAULT_FEED_TYPES));
 
 /** An event id: a decimal string, as the stream's `id:` lines write it. */
 export const eventId = (name: string) =>

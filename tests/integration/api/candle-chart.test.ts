@@ -1,14 +1,16 @@
+import type postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertOffer, recordFills, type NewFill, type NewOffer } from "../../../lib/db/writes/index";
+import { appendChanges, insertOffer, recordFills, type NewFill, type NewOffer } from "../../../lib/db/writes/index";
 import { startTokenStandin, type TokenStandin } from "../../../local/tokens/index";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
 import { addressOf, fillFixture, offerFixture, USDC, WSOL } from "../../helpers/fixtures";
 import { startWebServer, type WebServer } from "../../helpers/server";
+import { openStream } from "../../helpers/sse";
 
 // The chart options of GET /v1/candles over real PostgreSQL and HTTP —
 // units=human (the mints' decimals from the token service: SOL 9, USDC 6),
 // invert=true (reciprocals to 18 significant digits), includeEmpty=true (gaps
-// carry the last close).
+// carry the last close) — and the stream's candle event, written with the fills.
 
 let database: TestDatabase;
 let server: WebServer;
@@ -119,5 +121,33 @@ describe("GET /v1/candles: includeEmpty=true", () => {
     const plan = rows.map((r) => r["QUERY PLAN"]).join("\n");
     expect(plan).toMatch(/candles_.*_pk/);
     expect(plan).not.toMatch(/fills|Seq Scan on candles/);
+  });
+});
+
+describe("the stream's candle event", () => {
+  it("sends, with a batch's fills, the pair's candles at each resolution as /v1/candles serves them; only when asked for", async () => {
+    const reader = await openStream(server.baseUrl, `/v1/stream?tokenMint=${WSOL}&types=candle,fill`);
+    const plain = await openStream(server.baseUrl, `/v1/stream?tokenMint=${WSOL}`);
+    const fill = fillFixture("chart-live", offers[1]!.pda, { slot: 20n, blockTime: new Date((T0 + 190) * 1000), fillAmount: 7n, paymentAmount: 1n });
+    await sql().begin(async (tx: postgres.TransactionSql) => {
+      await recordFills(tx, [fill]);
+      await appendChanges(tx, [{ kind: "fill", signature: fill.signature, ixIndex: fill.ixIndex }]);
+    });
+    const [fillEvent, candleEvent] = await reader.waitForCount(2);
+    expect([fillEvent!.event, candleEvent!.event]).toEqual(["fill", "candle"]);
+    expect(candleEvent!.data).not.toMatch(/\s/); // compact, as every payload
+    const payload = JSON.parse(candleEvent!.data);
+    expect(Object.keys(payload.candles)).toEqual(["1m", "5m", "15m", "1h", "4h", "1d"]);
+    expect(payload).toMatchObject({ tokenMint: WSOL, paymentMint: USDC });
+    for (const [resolution, seconds] of [["1m", 60], ["1h", 3600]] as const) {
+      const served = (await server.json(`/v1/candles?tokenMint=${WSOL}&paymentMint=${USDC}&resolution=${resolution}`)).body.candles;
+      const bucket = Math.floor((T0 + 190) / seconds) * seconds;
+      expect(payload.candles[resolution]).toEqual(served.find((c: { time: number }) => c.time === bucket));
+    }
+    expect(payload.candles["1m"]).toMatchObject({ time: T0 + 180, close: "0.19", low: "0.19", fills: 2 });
+    await plain.waitFor((e) => e.event === "fill");
+    expect(plain.events.map((e) => e.event)).toEqual(["fill"]);
+    reader.close();
+    plain.close();
   });
 });

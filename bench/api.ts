@@ -7,6 +7,7 @@ import { migrateDatabase } from "../lib/db/migrate";
 import { createDatabaseIfMissing } from "../platform/postgres/resolve";
 import { markLapsedOffers } from "../lib/db/writes/offers";
 import { FILLS, generate, OFFERS, PAYMENT_MINTS } from "./api-data";
+import { startTokenStandin } from "../local/tokens/index";
 import { cpuSeconds, ensureBuild, load, log, ROOT, spawnServer, startNext, type Load } from "./harness";
 
 // npm run bench:api — the /v1 endpoints under load at 32 connections through
@@ -150,6 +151,14 @@ async function main() {
     ["/v1/makers/:maker/offers", each(s.makers, (m) => `/v1/makers/${m}/offers`)],
     ["/v1/candles (1d, a year)", each(s.tokens, (t) => `/v1/candles?tokenMint=${t}&paymentMint=${book}&resolution=1d&limit=365`)],
     ["/v1/candles (1m, a day)", each(s.tokens, (t) => `/v1/candles?tokenMint=${t}&paymentMint=${book}&resolution=1m&limit=1440`)],
+    // The chart options: every minute of a day (empty ones filled), and a year of days in whole units (decimals from the token stand-in).
+    ["/v1/candles (1m, a day, includeEmpty)", each(s.tokens, (t) => `/v1/candles?tokenMint=${t}&paymentMint=${book}&resolution=1m&limit=1440&includeEmpty=true&toTime=${s.hi}`)],
+    ["/v1/candles (1d, a year, units=human)", each(s.tokens, (t) => `/v1/candles?tokenMint=${t}&paymentMint=${book}&resolution=1d&limit=365&units=human`)],
+    ["/v1/candles (1h, human+invert+empty)", each(s.tokens, (t) => `/v1/candles?tokenMint=${t}&paymentMint=${book}&resolution=1h&limit=500&units=human&invert=true&includeEmpty=true&toTime=${s.hi}`)],
+    ["/v1/book", each(s.tokens, (t) => `/v1/book?tokenMint=${t}&paymentMint=${book}`)],
+    ["/v1/book (depth 500)", each(s.tokens, (t) => `/v1/book?tokenMint=${t}&paymentMint=${book}&depth=500`)],
+    ["/v1/wallets/:address/trades", each(s.makers, (m) => `/v1/wallets/${m}/trades`)],
+    ["/v1/wallets/:address/trades?role=taker", each(s.takers, (t) => `/v1/wallets/${t}/trades?role=taker`)],
   ];
   const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
   const scenarios = all.filter(([name]) => name === NOOP || !only || only.test(name));
@@ -159,7 +168,14 @@ async function main() {
     const binary = node24();
     return binary ? [{ label: "node24", binary }] : [];
   })()];
-  const common = { DATABASE_URL: db.url, DATABASE_POOL_SIZE: "10", LOG_LEVEL: "warn" };
+  // units=human reads the mints' decimals through the token service: a stand-in that knows every bench mint.
+  const provider = await startTokenStandin({
+    extraTokens: [
+      ...s.tokens.map((mint) => ({ mint, symbol: "BENCH", name: "Bench token", decimals: 9 })),
+      ...PAYMENT_MINTS.map((mint) => ({ mint, symbol: "PAY", name: "Bench payment", decimals: 6 })),
+    ],
+  });
+  const common = { DATABASE_URL: db.url, DATABASE_POOL_SIZE: "10", LOG_LEVEL: "warn", TOKEN_API_URL: provider.url, TOKEN_API_RPM: "100000" };
   const servers = [];
   for (const node of nodes) {
     const port = await freePort();
@@ -259,6 +275,7 @@ async function main() {
   } finally {
     for (const server of servers) server.child.kill("SIGTERM");
     bare.kill("SIGTERM");
+    await provider.stop();
     await db.stop();
   }
   console.log(`\ntargets (figures, not gates):\n  ${figures.join("\n  ")}`);

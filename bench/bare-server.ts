@@ -1,7 +1,10 @@
 import { createServer, type Server } from "node:http";
 import type { Database } from "../lib/db/client";
 import { CANDLE_RESOLUTIONS, type CandleResolution } from "../web/http/query-schemas";
+import { readBook } from "../lib/db/reads/book";
 import { listCandles } from "../lib/db/reads/candles";
+import { listChartCandles } from "../lib/db/reads/chart-candles";
+import { listWalletTrades, type TradeRole } from "../lib/db/reads/wallet-trades";
 import { listFills, listOfferFills } from "../lib/db/reads/fills";
 import { getOffer, listOffers } from "../lib/db/reads/offers";
 import { makerStats, protocolStats } from "../lib/db/reads/stats";
@@ -49,12 +52,25 @@ async function answer(db: Database, url: URL): Promise<string | undefined> {
     return listOffers(db, { status: (opt(q, "status") ?? "open") as OfferStatus, maker: parts[2]!, ...page });
   }
   if (parts[1] === "candles") {
-    return listCandles(db, {
+    const candleQuery = {
       tokenMint: q.get("tokenMint") ?? "",
       paymentMint: q.get("paymentMint") ?? "",
       resolution: CANDLE_RESOLUTIONS[(q.get("resolution") ?? "1h") as CandleResolution],
+      toTime: q.has("toTime") ? Number(q.get("toTime")) : undefined,
       limit: Math.min(num(q, "limit", 500), 1500),
-    });
+    };
+    const includeEmpty = q.get("includeEmpty") === "true";
+    const invert = q.get("invert") === "true";
+    // The bench's mints: tokens of 9 decimals, payments of 6 (bench/api.ts gives the web the same through its token stand-in).
+    const decimals = q.get("units") === "human" ? { token: 9, payment: 6 } : undefined;
+    if (!includeEmpty && !invert && !decimals) return listCandles(db, candleQuery);
+    return listChartCandles(db, candleQuery, { includeEmpty, invert, decimals });
+  }
+  if (parts[1] === "book") {
+    return readBook(db, { tokenMint: q.get("tokenMint") ?? "", paymentMint: q.get("paymentMint") ?? "", depth: Math.min(num(q, "depth", 50), 500) });
+  }
+  if (parts[1] === "wallets" && parts[3] === "trades") {
+    return listWalletTrades(db, { address: parts[2]!, role: (opt(q, "role") ?? "any") as TradeRole, ...page });
   }
   return undefined;
 }

@@ -1805,7 +1805,7 @@ export interface paths {
         };
         /**
          * Extension: OHLC candles of one pair
-         * @description Buckets with fills whose start lies in [fromTime, toTime], the newest `limit` of them, oldest first. Prices are raw payment units per raw token unit (pricePerToken / 10^priceScale of the filled offer); open and close by slot, then signature and position. To page back, pass toTime = the oldest time minus one.
+         * @description Buckets with fills whose start lies in [fromTime, toTime], the newest `limit` of them, oldest first. Prices are raw payment units per raw token unit (pricePerToken / 10^priceScale of the filled offer); open and close by slot, then signature and position. To page back, pass toTime = the oldest time minus one. includeEmpty=true answers every bucket up to toTime's (or now's), from the pair's first candle on, the newest `limit` of them. units=human and invert=true reshape the values (see docs/api.md#candles).
          */
         get: {
             parameters: {
@@ -1820,6 +1820,12 @@ export interface paths {
                     toTime?: string;
                     /** @description Candles at most, 1 or more (above 1500 is clamped); default 500 */
                     limit?: string;
+                    /** @description raw (default): raw payment units per raw token unit, raw volumes. human: shifted by the mints' decimals (payment per whole token, whole-token volumes), still exact; 400 when a mint's decimals are unknown */
+                    units?: "raw" | "human";
+                    /** @description Prices as token per payment (1/price rounded to 18 significant digits, half away from zero); high and low, and volume and quoteVolume, trade places; default false */
+                    invert?: "true" | "false";
+                    /** @description Every bucket from the pair's first candle on: an empty one carries the previous close, with zero volume and zero fills; default false */
+                    includeEmpty?: "true" | "false";
                 };
                 header?: never;
                 path?: never;
@@ -1861,6 +1867,339 @@ export interface paths {
                          *     }
                          */
                         "application/json": components["schemas"]["CandleList"];
+                    };
+                };
+                /** @description Not modified: If-None-Match named the current ETag (no body) */
+                304: {
+                    headers: {
+                        /** @description A strong validator of the body; send it back as If-None-Match */
+                        etag: string;
+                        "cache-control": string;
+                        /** @description Requests allowed per window */
+                        "ratelimit-limit": string;
+                        /** @description Requests left in this window */
+                        "ratelimit-remaining": string;
+                        /** @description Seconds until the window refills; a 429's retry-after */
+                        "ratelimit-reset": string;
+                        /** @description The budget: requests;w=window seconds */
+                        "ratelimit-policy": string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A parameter is missing (missing_parameter) or invalid (invalid_parameter); `param` names it */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "tokenMint must be a base58 address of 32 bytes",
+                         *       "code": "invalid_parameter",
+                         *       "param": "tokenMint"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Only GET, HEAD and OPTIONS (method_not_allowed); the allow header lists them */
+                405: {
+                    headers: {
+                        allow: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "POST is not allowed: this API is read-only (GET)",
+                         *       "code": "method_not_allowed"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the request budget (rate_limited); retry after retry-after seconds */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait */
+                        "retry-after": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "too many requests: slow down and retry after the delay given",
+                         *       "code": "rate_limited"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (internal_error) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "internal error",
+                         *       "code": "internal_error"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The token data provider failed and nothing cached or on chain answers (upstream_error) */
+                502: {
+                    headers: {
+                        /** @description Seconds to wait */
+                        "retry-after": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "the token data provider failed; retry shortly",
+                         *       "code": "upstream_error"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unreachable (unavailable); retry after retry-after seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait */
+                        "retry-after": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "the database is unreachable; try again shortly",
+                         *       "code": "unavailable"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/book": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Extension: the L2 book of one pair
+         * @description Open offers (as status=open: active and not past expiry) aggregated by exact price: asks lowest first, bids highest first, `depth` levels per side. Prices as on offers and candles (raw payment units per raw token unit). slot and feedId say what the book reflects; follow it live with /v1/stream?tokenMint=&paymentMint=&after=feedId.
+         */
+        get: {
+            parameters: {
+                query: {
+                    /** @description A base58 address of 32 bytes */
+                    tokenMint: string;
+                    /** @description A base58 address of 32 bytes */
+                    paymentMint: string;
+                    /** @description Price levels per side, 1 or more (above 500 is clamped to 500); default 50 */
+                    depth?: string;
+                };
+                header?: never;
+                path?: never;
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        /** @description A strong validator of the body; send it back as If-None-Match */
+                        etag: string;
+                        "cache-control": string;
+                        /** @description Requests allowed per window */
+                        "ratelimit-limit": string;
+                        /** @description Requests left in this window */
+                        "ratelimit-remaining": string;
+                        /** @description Seconds until the window refills; a 429's retry-after */
+                        "ratelimit-reset": string;
+                        /** @description The budget: requests;w=window seconds */
+                        "ratelimit-policy": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["Book"];
+                    };
+                };
+                /** @description Not modified: If-None-Match named the current ETag (no body) */
+                304: {
+                    headers: {
+                        /** @description A strong validator of the body; send it back as If-None-Match */
+                        etag: string;
+                        "cache-control": string;
+                        /** @description Requests allowed per window */
+                        "ratelimit-limit": string;
+                        /** @description Requests left in this window */
+                        "ratelimit-remaining": string;
+                        /** @description Seconds until the window refills; a 429's retry-after */
+                        "ratelimit-reset": string;
+                        /** @description The budget: requests;w=window seconds */
+                        "ratelimit-policy": string;
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description A parameter is missing (missing_parameter) or invalid (invalid_parameter); `param` names it */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "tokenMint must be a base58 address of 32 bytes",
+                         *       "code": "invalid_parameter",
+                         *       "param": "tokenMint"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Only GET, HEAD and OPTIONS (method_not_allowed); the allow header lists them */
+                405: {
+                    headers: {
+                        allow: string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "POST is not allowed: this API is read-only (GET)",
+                         *       "code": "method_not_allowed"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Over the request budget (rate_limited); retry after retry-after seconds */
+                429: {
+                    headers: {
+                        /** @description Seconds to wait */
+                        "retry-after": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "too many requests: slow down and retry after the delay given",
+                         *       "code": "rate_limited"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description Internal error (internal_error) */
+                500: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "internal error",
+                         *       "code": "internal_error"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+                /** @description The database is unreachable (unavailable); retry after retry-after seconds */
+                503: {
+                    headers: {
+                        /** @description Seconds to wait */
+                        "retry-after": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        /**
+                         * @example {
+                         *       "error": "the database is unreachable; try again shortly",
+                         *       "code": "unavailable"
+                         *     }
+                         */
+                        "application/json": components["schemas"]["Error"];
+                    };
+                };
+            };
+        };
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/wallets/{address}/trades": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Extension: a wallet's fills as maker or taker, newest first
+         * @description Each row is a Fill with the wallet's role in it. Page by `cursor` (the fill feed's keyset) or offset.
+         */
+        get: {
+            parameters: {
+                query?: {
+                    /** @description The wallet as the offer's maker, as the taker, or either (default) */
+                    role?: "maker" | "taker" | "any";
+                    /** @description Rows per page, 1 or more (above 200 is clamped to 200); default 50 */
+                    limit?: string;
+                    /** @description Rows to skip, 0 to 100000; not with cursor */
+                    offset?: string;
+                    cursor?: string;
+                };
+                header?: never;
+                path: {
+                    /** @description The wallet */
+                    address: string;
+                };
+                cookie?: never;
+            };
+            requestBody?: never;
+            responses: {
+                /** @description OK */
+                200: {
+                    headers: {
+                        /** @description A strong validator of the body; send it back as If-None-Match */
+                        etag: string;
+                        "cache-control": string;
+                        /** @description Requests allowed per window */
+                        "ratelimit-limit": string;
+                        /** @description Requests left in this window */
+                        "ratelimit-remaining": string;
+                        /** @description Seconds until the window refills; a 429's retry-after */
+                        "ratelimit-reset": string;
+                        /** @description The budget: requests;w=window seconds */
+                        "ratelimit-policy": string;
+                        [name: string]: unknown;
+                    };
+                    content: {
+                        "application/json": components["schemas"]["WalletTradeList"];
                     };
                 };
                 /** @description Not modified: If-None-Match named the current ETag (no body) */
@@ -2438,6 +2777,7 @@ export interface components {
         CandleList: {
             candles: components["schemas"]["Candle"][];
         };
+        /** @description With units=human or invert=true, prices and volumes are exact decimals that may have a fractional part (an inverted price rounded to 18 significant digits) */
         Candle: {
             /**
              * @description The bucket's start, unix seconds, UTC-aligned
@@ -2465,16 +2805,127 @@ export interface components {
              */
             close: string;
             /**
-             * @description Sum of fillAmount
-             * @example 1500000
+             * @description Sum of fillAmount (of paymentAmount with invert=true)
+             * @example 1500000000
              */
             volume: string;
             /**
-             * @description Sum of paymentAmount
-             * @example 1500000
+             * @description Sum of paymentAmount (of fillAmount with invert=true)
+             * @example 1500000000
              */
             quoteVolume: string;
+            /** @description Fills in the bucket; 0 only in an empty bucket (includeEmpty=true) */
             fills: number;
+        };
+        Book: {
+            /**
+             * @description A base58 address of 32 bytes
+             * @example JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN
+             */
+            tokenMint: string;
+            /**
+             * @description A base58 address of 32 bytes
+             * @example EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v
+             */
+            paymentMint: string;
+            /** @description The price levels per side asked for (after clamping) */
+            depth: number;
+            /** @description The scanner's newest applied slot when the book was read; null before its first */
+            slot: string | null;
+            /**
+             * @description The newest live-feed event id the book reflects: /v1/stream?after=feedId continues from it
+             * @example 48213
+             */
+            feedId: string;
+            /** @description Sell offers by price, lowest first */
+            asks: components["schemas"]["BookLevel"][];
+            /** @description Buy offers by price, highest first */
+            bids: components["schemas"]["BookLevel"][];
+        };
+        BookLevel: {
+            /**
+             * @description An exact decimal price in raw payment units per raw token unit, no trailing zeros
+             * @example 2.5
+             */
+            price: string;
+            /**
+             * @description Sum of the open offers' remainingSize at this price
+             * @example 1500000
+             */
+            size: string;
+            /** @description Open offers at this price */
+            offers: number;
+        };
+        WalletTradeList: {
+            trades: components["schemas"]["WalletTrade"][];
+            limit: number;
+            offset: number;
+            /** @description Extension: pass back as `cursor` for the next page; null on the last page */
+            nextCursor: string | null;
+        };
+        WalletTrade: {
+            /**
+             * @description The wallet's part in the fill; both: it took its own offer
+             * @enum {string}
+             */
+            role: "maker" | "taker" | "both";
+            /** @example 5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW */
+            signature: string;
+            /** @description Extension: the take's position in its transaction */
+            ixIndex: number;
+            /**
+             * @description A base58 address of 32 bytes
+             * @example 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM
+             */
+            offerPda: string;
+            /**
+             * @description A base58 address of 32 bytes
+             * @example 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM
+             */
+            maker: string;
+            /**
+             * @description A base58 address of 32 bytes
+             * @example 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM
+             */
+            taker: string;
+            /**
+             * @description A raw amount in base units, as a decimal string
+             * @example 1500000
+             */
+            fillAmount: string;
+            /**
+             * @description A raw amount in base units, as a decimal string
+             * @example 1500000
+             */
+            paymentAmount: string;
+            /**
+             * @description A raw amount in base units, as a decimal string
+             * @example 1500000
+             */
+            feeAmount: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds
+             * @example 2026-06-01T12:00:00.000Z
+             */
+            blockTime: string;
+            /**
+             * @description A slot, as a decimal string
+             * @example 312345678
+             */
+            slot: string;
+            /**
+             * @description A base58 address of 32 bytes
+             * @example 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM
+             */
+            tokenMint: string;
+            /**
+             * @description A base58 address of 32 bytes
+             * @example 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM
+             */
+            paymentMint: string;
+            /** @enum {string} */
+            side: "sell" | "buy";
         };
     };
     responses: never;

@@ -16,6 +16,8 @@ const ENDPOINTS = [
   "GET /v1/markets (extension: pairs with open offers or recent fills)",
   "GET /v1/stream (extension: Server-Sent Events of fills, offer changes and revokes)",
   "GET /v1/candles?tokenMint=&paymentMint=&resolution= (extension: OHLC candles of one pair)",
+  "GET /v1/book?tokenMint=&paymentMint= (extension: price levels of one pair)",
+  "GET /v1/wallets/:address/trades (extension: a wallet's fills as maker or taker)",
   "GET /v1/openapi.json (OpenAPI 3.1; rendered at /docs)",
 ];
 

@@ -49,3 +49,28 @@ export function formatDecimal(d: Decimal): string {
   }
   return negative ? `-${text}` : text;
 }
+
+/** `text` × 10^places, exact: the decimal point moved, as a token's decimals move a raw amount to whole tokens. */
+export function shiftDecimal(text: string, places: number): string {
+  const d = parseDecimal(text);
+  return formatDecimal({ mantissa: d.mantissa, exponent: d.exponent + places });
+}
+
+/**
+ * Significant digits of a reciprocal: 1/x is rarely a finite decimal, so each
+ * inverted price the API serves (a candle's `invert=true`) is 1/x rounded to
+ * this many significant digits, half away from zero.
+ */
+export const RECIPROCAL_SIGNIFICANT_DIGITS = 18;
+
+/** 1/x for a positive decimal x, rounded to `digits` significant digits, half away from zero (RECIPROCAL_SIGNIFICANT_DIGITS). */
+export function reciprocal(text: string, digits = RECIPROCAL_SIGNIFICANT_DIGITS): string {
+  const { mantissa, exponent } = parseDecimal(text);
+  if (mantissa <= 0n) throw new RangeError(`reciprocal needs a positive decimal, got "${text}"`);
+  // 1/(m·10^e) = (10^k / m) · 10^(-e-k); with k = digits + len(m) - 1 the quotient 10^k / m lies in (10^(digits-1), 10^digits].
+  const k = digits + mantissa.toString().length - 1;
+  const numerator = pow10(k);
+  let quotient = numerator / mantissa;
+  if (2n * (numerator % mantissa) >= mantissa) quotient += 1n;
+  return formatDecimal({ mantissa: quotient, exponent: -exponent - k });
+}

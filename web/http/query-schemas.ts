@@ -1,6 +1,9 @@
 import { z } from "zod";
 import { ApiError } from "./errors";
 import { address, cursor, limit, offset, side, status, unixSeconds } from "./params";
+import { DEFAULT_BOOK_DEPTH, MAX_BOOK_DEPTH } from "../../lib/db/reads/book";
+import { TRADE_ROLES } from "../../lib/db/reads/wallet-trades";
+import { CANDLE_RESOLUTIONS, type CandleResolution } from "../../lib/db/reads/candles";
 
 // The query parameters of each /v1 list, as docs/api.md#endpoints fixes them; each
 // schema is made once, here, never per request (see parseQuery).
@@ -30,9 +33,7 @@ export const fillListQuery = z.object({
   ...page,
 });
 
-/** Candle resolutions and their lengths in seconds (the candles table's `resolution`). */
-export const CANDLE_RESOLUTIONS = { "1m": 60, "5m": 300, "15m": 900, "1h": 3600, "4h": 14_400, "1d": 86_400 } as const;
-export type CandleResolution = keyof typeof CANDLE_RESOLUTIONS;
+export { CANDLE_RESOLUTIONS, type CandleResolution } from "../../lib/db/reads/candles";
 export const MAX_CANDLES = 1500;
 const resolutionNames = Object.keys(CANDLE_RESOLUTIONS) as [CandleResolution, ...CandleResolution[]];
 
@@ -46,6 +47,14 @@ const candleLimit = z
   .default(500)
   .meta({ description: `Candles at most, 1 or more (above ${MAX_CANDLES} is clamped); default 500`, example: "500" });
 
+/** A true/false switch, false when absent. */
+const flag = (name: string, description: string) =>
+  z
+    .enum(["true", "false"], { message: `${name} must be true or false` })
+    .default("false")
+    .transform((v) => v === "true")
+    .meta({ description: `${description}; default false`, example: "true" });
+
 export const candleQuery = z.object({
   tokenMint: address("tokenMint"),
   paymentMint: address("paymentMint"),
@@ -55,6 +64,17 @@ export const candleQuery = z.object({
   fromTime: unixSeconds("fromTime").optional(),
   toTime: unixSeconds("toTime").optional(),
   limit: candleLimit,
+  units: z
+    .enum(["raw", "human"], { message: "units must be raw or human" })
+    .default("raw")
+    .meta({
+      description:
+        "raw (default): raw payment units per raw token unit, raw volumes. human: shifted by the mints' decimals (payment per whole token, " +
+        "whole-token volumes), still exact; 400 when a mint's decimals are unknown",
+      example: "human",
+    }),
+  invert: flag("invert", "Prices as token per payment (1/price rounded to 18 significant digits, half away from zero); high and low, and volume and quoteVolume, trade places"),
+  includeEmpty: flag("includeEmpty", "Every bucket from the pair's first candle on: an empty one carries the previous close, with zero volume and zero fills"),
 });
 
 export const offerFillListQuery = z.object({ ...page, limit: limit.default(200) });
@@ -97,7 +117,9 @@ export function parseMints(url: URL): string[] {
   return mints;
 }
 
-const FEED_TYPES = ["fill", "offer", "revoke"] as const;
+const FEED_TYPES = ["fill", "offer", "revoke", "candle"] as const;
+/** Candle events are asked for by name (types=candle): a stream without `types` stays fills, offers and revokes. */
+const DEFAULT_FEED_TYPES = ["fill", "offer", "revoke"] as const;
 const feedTypes = z
   .string()
   .transform((v) => v.split(",").map((t) => t.trim()).filter(Boolean))
@@ -105,7 +127,7 @@ const feedTypes = z
     message: `types must be a comma-separated list of ${FEED_TYPES.join(", ")}`,
   })
   .transform((types) => new Set(types as (typeof FEED_TYPES)[number][]))
-  .default(new Set(FEED_TYPES));
+  .default(new Set(DEFAULT_FEED_TYPES));
 
 /** An event id: a decimal string, as the stream's `id:` lines write it. */
 export const eventId = (name: string) =>
@@ -122,4 +144,31 @@ export const streamQuery = z.object({
   offerPda: address("offerPda").optional(),
   types: feedTypes,
   after: eventId("after").optional(),
+});
+
+/** A clamped count parameter: an integer of 1 or more, above `max` answered as `max`. */
+const clampedCount = (name: string, max: number, fallback: number, description: string) =>
+  z
+    .string()
+    .regex(/^-?\d+$/, { message: `${name} must be an integer from 1 to ${max}` })
+    .transform(Number)
+    .refine((n) => n >= 1, { message: `${name} must be an integer from 1 to ${max}` })
+    .transform((n) => Math.min(n, max))
+    .default(fallback)
+    .meta({ description: `${description}, 1 or more (above ${max} is clamped to ${max}); default ${fallback}`, example: String(fallback) });
+
+/** GET /v1/book: one pair, `depth` price levels per side. */
+export const bookQuery = z.object({
+  tokenMint: address("tokenMint"),
+  paymentMint: address("paymentMint"),
+  depth: clampedCount("depth", MAX_BOOK_DEPTH, DEFAULT_BOOK_DEPTH, "Price levels per side"),
+});
+
+/** GET /v1/wallets/:address/trades. */
+export const walletTradeQuery = z.object({
+  role: z
+    .enum(TRADE_ROLES, { message: `role must be one of ${TRADE_ROLES.join(", ")}` })
+    .default("any")
+    .meta({ description: "The wallet as the offer's maker, as the taker, or either (default)", example: "any" }),
+  ...page,
 });

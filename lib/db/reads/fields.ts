@@ -38,6 +38,8 @@ export type FieldKind =
   | "side"
   /** The API status of an offer (lib/offer-status.ts). */
   | "offerStatus"
+  /** A wallet's part in a fill: maker, taker, or both (it took its own offer). */
+  | "tradeRole"
   /** Raw amounts keyed by mint: a JSON object its own SQL builds. */
   | "mintMap"
   /** A nested object of the fields `fields`. */
@@ -71,6 +73,7 @@ const RENDER: Record<FieldKind, (expression: string) => string> = {
   price: (e) => `trim_scale(${e})::text`,
   side: asIs,
   offerStatus: asIs,
+  tradeRole: asIs,
   mintMap: asIs,
   object: asIs,
 };

@@ -81,7 +81,9 @@ function filterConditions(sql: postgres.Sql, f: FillFilters): Fragment[] {
   return conditions;
 }
 
-const NEWEST_FIRST = "slot desc nulls last, signature desc nulls last, ix_index desc nulls last";
+/** The feed's order, newest first; every fills index ends in it. */
+export const FILL_FEED_ORDER = "slot desc nulls last, signature desc nulls last, ix_index desc nulls last";
+const NEWEST_FIRST = FILL_FEED_ORDER;
 
 async function fillPage(db: Database, rowJson: string, filters: FillFilters, page: PageParams): Promise<string> {
   const sql = db.$client;

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { bigint, check, index, pgTable, smallint, text, timestamp } from "drizzle-orm/pg-core";
 
-export const FEED_EVENT_KINDS = ["fill", "offer", "revoke"] as const;
+export const FEED_EVENT_KINDS = ["fill", "offer", "revoke", "candle"] as const;
 export type FeedEventKind = (typeof FEED_EVENT_KINDS)[number];
 
 /**
@@ -14,7 +14,9 @@ export type FeedEventKind = (typeof FEED_EVENT_KINDS)[number];
  * The filter columns are arrays so every kind is filtered alike, through GIN
  * indexes: a fill or an offer holds its one offer's values; a revoke (one row
  * per undone transaction, never one per offer, so no reader sees a revoke
- * twice) holds the values of every offer the transaction touched.
+ * twice) holds the values of every offer the transaction touched; a candle
+ * (a pair's candles after a batch's fills in one minute) holds its pair's
+ * mints and no offer or maker.
  */
 export const feedEvents = pgTable(
   "feed_events",
@@ -33,7 +35,7 @@ export const feedEvents = pgTable(
     createdAt: timestamp("created_at", { withTimezone: true }).notNull().defaultNow(),
   },
   (t) => [
-    check("feed_events_kind", sql`${t.kind} in ('fill', 'offer', 'revoke')`),
+    check("feed_events_kind", sql`${t.kind} in ('fill', 'offer', 'revoke', 'candle')`),
     index("feed_events_offer_idx").using("gin", t.offerPdas),
     index("feed_events_maker_idx").using("gin", t.makers),
     index("feed_events_token_idx").using("gin", t.tokenMints),

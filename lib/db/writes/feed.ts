@@ -1,3 +1,4 @@
+import { CANDLE_EVENT_JSON } from "../reads/candles";
 import { FILL_JSON } from "../reads/fills";
 import { OFFER_JSON } from "../reads/offers";
 import { recordset, type Writer } from "./writer";
@@ -39,7 +40,9 @@ async function notifyNewest(tx: Writer, newest: string | undefined): Promise<voi
 
 /**
  * Appends a batch's changes in the given order: each fill as /v1/fills serves
- * it, each offer's row as /v1/offers/:pda serves it now. Changes whose row does
+ * it, each offer's row as /v1/offers/:pda serves it now; then, after them, a
+ * `candle` event per pair and minute the batch's fills fell in, with the
+ * pair's candles as the fills' trigger has just left them. Changes whose row does
  * not exist (a take of an offer never indexed) are left out. Run it inside the
  * batch's transaction, after the batch's writes.
  */
@@ -60,6 +63,16 @@ export async function appendChanges(tx: Writer, changes: readonly FeedChange[]):
         array[o.token_mint], array[o.payment_mint], (${tx.unsafe(OFFER_JSON)})::text
       from json_to_recordset(${recordset(rows)}::json) as c(ord int, kind text, signature text, ix int, pda text)
       join offers o on c.kind = 'offer' and o.pda = c.pda
+      union all
+      select ${changes.length} + m.n, 'candle', null, m.slot, '{}'::text[], '{}'::text[],
+        array[m.token_mint], array[m.payment_mint], (${tx.unsafe(CANDLE_EVENT_JSON)})::text
+      from (
+        select o.token_mint, o.payment_mint, date_bin('1 minute', o.block_time, timestamptz '2000-01-01 00:00:00+00') as minute,
+          max(o.slot) as slot, row_number() over (order by min(c.ord)) as n
+        from json_to_recordset(${recordset(rows)}::json) as c(ord int, kind text, signature text, ix int, pda text)
+        join fills o on c.kind = 'fill' and o.signature = c.signature and o.ix_index = c.ix
+        group by 1, 2, 3
+      ) m
       order by 1
     ) ordered
     returning id::text`;

@@ -64,6 +64,9 @@ describe("GET /v1/openapi.json", () => {
       ["fromTime", false],
       ["toTime", false],
       ["limit", false],
+      ["units", false],
+      ["invert", false],
+      ["includeEmpty", false],
     ]);
     expect(candles.responses["200"].content["application/json"].example.candles[0]).toMatchObject({ open: expect.any(String) });
     expect(candles.responses["400"].content["application/json"].example).toMatchObject({ code: "invalid_parameter" });

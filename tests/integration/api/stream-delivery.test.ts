@@ -53,7 +53,7 @@ async function activity(): Promise<string> {
 }
 
 const logged = async (after = 0n) =>
-  (await sql()`select id::text, kind, payload from feed_events where id > ${after.toString()}::bigint order by feed_events.id`).map(
+  (await sql()`select id::text, kind, payload from feed_events where id > ${after.toString()}::bigint and kind <> 'candle' order by feed_events.id`).map(
     (r) => `${r.id}:${r.kind}:${r.payload}`,
   );
 const seen = (r: StreamReader) => r.events.map((e) => `${e.id}:${e.event}:${e.data}`);

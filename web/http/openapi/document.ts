@@ -2,7 +2,7 @@ import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponsesObject } from "zod-openapi";
 import { ERROR_STATUS } from "../errors";
 import { address, cursor } from "../params";
-import { candleQuery, fillListQuery, makerOfferListQuery, MAX_MINTS, offerFillListQuery, offerListQuery } from "../query-schemas";
+import { bookQuery, candleQuery, fillListQuery, makerOfferListQuery, MAX_MINTS, offerFillListQuery, offerListQuery, walletTradeQuery } from "../query-schemas";
 import * as body from "./response-schemas";
 
 // GET /v1/openapi.json: built from the zod schemas that validate each route's
@@ -90,6 +90,7 @@ function read({ summary, description, tags, query, path, ok, example, errors = [
 
 const pdaPath = z.object({ pda: address("pda").meta({ description: "The offer's account address" }) });
 const makerPath = z.object({ maker: address("maker").meta({ description: "The maker's wallet" }) });
+const walletPath = z.object({ address: address("address").meta({ description: "The wallet" }) });
 const tokensQuery = z.object({
   mints: z.string().meta({ description: `1 to ${MAX_MINTS} comma-separated base58 mints`, example: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v,Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB" }),
 });
@@ -156,11 +157,33 @@ export function openApiDocument() {
         description:
           "Buckets with fills whose start lies in [fromTime, toTime], the newest `limit` of them, oldest first. Prices are raw payment " +
           "units per raw token unit (pricePerToken / 10^priceScale of the filled offer); open and close by slot, then signature and " +
-          "position. To page back, pass toTime = the oldest time minus one.",
+          "position. To page back, pass toTime = the oldest time minus one. includeEmpty=true answers every bucket up to toTime's " +
+          "(or now's), from the pair's first candle on, the newest `limit` of them. units=human and invert=true reshape the values " +
+          "(see docs/api.md#candles).",
         tags: ["markets"],
         query: candleQuery,
         ok: body.candleList,
         example: EXAMPLE_CANDLES,
+        errors: [400, 502],
+      }),
+      "/v1/book": read({
+        summary: "Extension: the L2 book of one pair",
+        description:
+          "Open offers (as status=open: active and not past expiry) aggregated by exact price: asks lowest first, bids highest first, " +
+          "`depth` levels per side. Prices as on offers and candles (raw payment units per raw token unit). slot and feedId say what " +
+          "the book reflects; follow it live with /v1/stream?tokenMint=&paymentMint=&after=feedId.",
+        tags: ["markets"],
+        query: bookQuery,
+        ok: body.book,
+        errors: [400],
+      }),
+      "/v1/wallets/{address}/trades": read({
+        summary: "Extension: a wallet's fills as maker or taker, newest first",
+        description: "Each row is a Fill with the wallet's role in it. Page by `cursor` (the fill feed's keyset) or offset.",
+        tags: ["fills"],
+        path: walletPath,
+        query: walletTradeQuery,
+        ok: body.walletTradeList,
         errors: [400],
       }),
       "/v1/stream": {

@@ -1,11 +1,13 @@
 import { z } from "zod";
 import "zod-openapi";
+import { BOOK_LEVEL_FIELDS } from "../../../lib/db/reads/book";
 import { CANDLE_FIELDS } from "../../../lib/db/reads/candles";
 import type { FieldKind, Fields } from "../../../lib/db/reads/fields";
 import { FILL_FIELDS, OFFER_FILL_FIELDS } from "../../../lib/db/reads/fills";
 import { MARKET_FIELDS } from "../../../lib/db/reads/markets";
 import { OFFER_FIELDS } from "../../../lib/db/reads/offers";
 import { MAKER_STATS_FIELDS, PROTOCOL_STATS_FIELDS } from "../../../lib/db/reads/stats";
+import { WALLET_TRADE_FIELDS } from "../../../lib/db/reads/wallet-trades";
 import { OFFER_SIDES } from "../../../lib/program/offer-account";
 import { ERROR_STATUS } from "../errors";
 import { OFFER_STATUSES } from "../../../lib/offer-status";
@@ -47,6 +49,7 @@ const KIND_SCHEMAS: Record<Exclude<FieldKind, "object">, z.ZodType> = {
   price: decimalPrice,
   side: z.enum(OFFER_SIDES),
   offerStatus: z.enum(OFFER_STATUSES).meta({ description: "`cancelled` is an extension" }),
+  tradeRole: z.enum(["maker", "taker", "both"]).meta({ description: "The wallet's part in the fill; both: it took its own offer" }),
   mintMap,
 };
 
@@ -140,13 +143,42 @@ export const market = bodyOf(MARKET_FIELDS, {
 
 export const marketList = z.object({ markets: z.array(market) }).meta({ id: "MarketList" });
 
+/** A candle's volume: raw units, an integer; with units=human, whole tokens, an exact decimal. */
+const chartAmount = z
+  .string()
+  .regex(/^\d+(\.\d*[1-9])?$/)
+  .meta({ description: "A sum of raw amounts as a decimal string; in whole tokens with units=human", example: "1500000000" });
+
 export const candle = bodyOf(CANDLE_FIELDS, {
   time: (s) => s.meta({ description: "The bucket's start, unix seconds, UTC-aligned", example: 1780617600 }),
-  volume: (s) => s.meta({ description: "Sum of fillAmount" }),
-  quoteVolume: (s) => s.meta({ description: "Sum of paymentAmount" }),
-  fills: () => z.number().int().min(1),
-}).meta({ id: "Candle" });
+  volume: () => chartAmount.meta({ description: "Sum of fillAmount (of paymentAmount with invert=true)" }),
+  quoteVolume: () => chartAmount.meta({ description: "Sum of paymentAmount (of fillAmount with invert=true)" }),
+  fills: () => z.number().int().min(0).meta({ description: "Fills in the bucket; 0 only in an empty bucket (includeEmpty=true)" }),
+}).meta({
+  id: "Candle",
+  description: "With units=human or invert=true, prices and volumes are exact decimals that may have a fractional part (an inverted price rounded to 18 significant digits)",
+});
 
 export const candleList = z.object({ candles: z.array(candle) }).meta({ id: "CandleList" });
+
+const level = bodyOf(BOOK_LEVEL_FIELDS, {
+  size: (s) => s.meta({ description: "Sum of the open offers' remainingSize at this price" }),
+  offers: () => z.number().int().min(1).meta({ description: "Open offers at this price" }),
+}).meta({ id: "BookLevel" });
+
+export const book = z
+  .object({
+    tokenMint: address.meta({ example: EXAMPLE_TOKEN }),
+    paymentMint: address.meta({ example: EXAMPLE_MINT }),
+    depth: count.meta({ description: "The price levels per side asked for (after clamping)" }),
+    slot: slot.nullable().meta({ description: "The scanner's newest applied slot when the book was read; null before its first" }),
+    feedId: z.string().regex(/^\d+$/).meta({ description: "The newest live-feed event id the book reflects: /v1/stream?after=feedId continues from it", example: "48213" }),
+    asks: z.array(level).meta({ description: "Sell offers by price, lowest first" }),
+    bids: z.array(level).meta({ description: "Buy offers by price, highest first" }),
+  })
+  .meta({ id: "Book" });
+
+export const walletTrade = bodyOf(WALLET_TRADE_FIELDS, { ixIndex }).meta({ id: "WalletTrade" });
+export const walletTradeList = z.object({ trades: z.array(walletTrade), limit: count, offset: count, nextCursor }).meta({ id: "WalletTradeList" });
 
 export const endpointIndex = z.object({ version: z.literal("v1"), endpoints: z.array(z.string()) }).meta({ id: "EndpointIndex" });

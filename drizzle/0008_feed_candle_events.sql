@@ -1,0 +1,2 @@
+ALTER TABLE "feed_events" DROP CONSTRAINT "feed_events_kind";--> statement-breakpoint
+ALTER TABLE "feed_events" ADD CONSTRAINT "feed_events_kind" CHECK ("feed_events"."kind" in ('fill', 'offer', 'revoke', 'candle'));

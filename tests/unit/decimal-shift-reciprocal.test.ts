@@ -1,0 +1,56 @@
+import { describe, expect, it } from "vitest";
+import { reciprocal, RECIPROCAL_SIGNIFICANT_DIGITS, shiftDecimal } from "../../lib/program/decimal";
+
+// The chart options' arithmetic (GET /v1/candles units=human, invert=true):
+// a shift is exact; a reciprocal is the one rounding, to 18 significant
+// digits, half away from zero.
+
+describe("shiftDecimal", () => {
+  it.each([
+    ["0.185", 3, "185"],
+    ["2500000000", -9, "2.5"],
+    ["1000000001", -9, "1.000000001"],
+    ["0", -6, "0"],
+    ["18446744073709551615", -6, "18446744073709.551615"],
+    ["1.999999999", 12, "1999999999000"],
+  ])("%s × 10^%i = %s", (text, places, expected) => {
+    expect(shiftDecimal(text, places)).toBe(expected);
+  });
+});
+
+describe("reciprocal", () => {
+  it("rounds to 18 significant digits by default", () => {
+    expect(RECIPROCAL_SIGNIFICANT_DIGITS).toBe(18);
+    expect(reciprocal("3")).toBe("0.333333333333333333");
+    expect(reciprocal("0.3")).toBe("3.33333333333333333");
+    expect(reciprocal("0.185")).toBe("5.40540540540540541");
+    expect(reciprocal("190")).toBe("0.00526315789473684211");
+  });
+
+  it("is exact when the reciprocal is a short decimal, and rounds half away from zero", () => {
+    expect(reciprocal("0.0004")).toBe("2500");
+    expect(reciprocal("8")).toBe("0.125");
+    expect(reciprocal("1")).toBe("1");
+    expect(reciprocal("0.000000000000000001")).toBe("1000000000000000000");
+    expect(reciprocal("8", 2)).toBe("0.13"); // 0.125 → 0.13
+    expect(reciprocal("6", 1)).toBe("0.2"); // 0.1666… → 0.2
+    expect(reciprocal("9.5", 1)).toBe("0.1"); // 0.105… → 0.1
+  });
+
+  it("stays within half a unit in the last place of the true value", () => {
+    for (const x of ["7", "0.0013", "123456789.987654321", "18446744073709551615", "0.000000001"]) {
+      const r = reciprocal(x);
+      // |r·x − 1| ≤ ½·10^(1−18) relative: check with integers, r and x scaled to whole numbers.
+      const [ri, rf = ""] = r.split(".");
+      const [xi, xf = ""] = x.split(".");
+      const product = BigInt(ri! + rf) * BigInt(xi! + xf);
+      const one = 10n ** BigInt(rf.length + xf.length);
+      const error = product > one ? product - one : one - product;
+      expect(error * 2n * 10n ** 17n <= one, x).toBe(true);
+    }
+  });
+
+  it("refuses zero", () => {
+    expect(() => reciprocal("0")).toThrow(RangeError);
+  });
+});

@@ -13,7 +13,8 @@ declare module "vitest" {
 }
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
-const BUILD_INPUTS = ["app", "lib", "components", "public", "next.config.mjs", "package.json"];
+// web, client and platform are bundled into the routes too: a change there must rebuild as well.
+const BUILD_INPUTS = ["app", "lib", "web", "client", "platform", "components", "public", "next.config.mjs", "package.json"];
 
 function newestMtime(entry: string): number {
   if (!existsSync(entry)) return 0;

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ApiError } from "./errors";
-import { address, cursor, limit, offset, side, status, unixSeconds } from "./params";
+import { address, cursor, documentedInteger, limit, offset, side, status, unixSeconds } from "./params";
 
 // The query parameters of each /v1 list, as docs/api.md#endpoints fixes them; each
 // schema is made once, here, never per request (see parseQuery).
@@ -44,7 +44,7 @@ const candleLimit = z
   .refine((n) => n >= 1, { message: `limit must be an integer from 1 to ${MAX_CANDLES}` })
   .transform((n) => Math.min(n, MAX_CANDLES))
   .default(500)
-  .meta({ description: `Candles at most, 1 or more (above ${MAX_CANDLES} is clamped); default 500`, example: "500" });
+  .meta({ description: `Candles at most, 1 or more (above ${MAX_CANDLES} is clamped); default 500`, example: "500", ...documentedInteger(1) });
 
 export const candleQuery = z.object({
   tokenMint: address("tokenMint"),

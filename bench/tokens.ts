@@ -3,12 +3,16 @@ import postgres from "postgres";
 import { freePort, startEmbeddedPostgres } from "../platform/postgres/embedded";
 import { migrateDatabase } from "../lib/db/migrate";
 import { createDatabaseIfMissing } from "../platform/postgres/resolve";
+import { randomBytes } from "node:crypto";
+import bs58 from "bs58";
 import { startTokenStandin, syntheticTokens } from "../local/tokens";
 import { ensureBuild, load, ROOT, startNext } from "./harness";
 
 // npm run bench:tokens — cached /v1/tokens (50 mints) and /v1/trending at 32
 // connections beside /v1/stats in the same run, and the provider calls the
-// proxy made meanwhile against its budget (TOKEN_API_RPM, default 24).
+// proxy made meanwhile against its budget (TOKEN_API_RPM, default 24); then
+// 200 concurrent requests of 100 new mints each, which the budget cannot meet:
+// how they are answered, and how soon.
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const RPM = Number(process.env.TOKEN_API_RPM ?? 24);
@@ -59,6 +63,34 @@ try {
     `upstream calls during the run: ${calls} in ${minutes.toFixed(1)} min (${(calls / minutes).toFixed(1)}/min; budget ${RPM}/min); ` +
       `most in any provider window: ${after.maxInWindow} of its ${after.limit}; refused by the provider: ${after.overLimit + after.rateLimited}`,
   );
+
+  // 200 concurrent requests of 100 mints nobody has asked for: 20,000 mints, 200 provider calls at best.
+  const beforeBurst = provider.stats();
+  const burstStarted = performance.now();
+  const burst = await Promise.all(
+    Array.from({ length: 200 }, async () => {
+      const mints = Array.from({ length: 100 }, () => bs58.encode(randomBytes(32))).join(",");
+      const response = await fetch(`${base}/v1/tokens?mints=${mints}`);
+      const body = (await response.json()) as { error?: string };
+      return { status: response.status, ms: performance.now() - burstStarted, retryAfter: response.headers.get("retry-after"), error: body.error };
+    }),
+  );
+  const byStatus = new Map<number, { count: number; slowestMs: number; times: number[]; retryAfter: Set<string>; error?: string }>();
+  for (const answer of burst) {
+    const entry = byStatus.get(answer.status) ?? { count: 0, slowestMs: 0, times: [], retryAfter: new Set<string>(), error: answer.error };
+    entry.count++;
+    entry.slowestMs = Math.max(entry.slowestMs, answer.ms);
+    entry.times.push(answer.ms);
+    if (answer.retryAfter) entry.retryAfter.add(answer.retryAfter);
+    byStatus.set(answer.status, entry);
+  }
+  console.log(`200 concurrent /v1/tokens of 100 new mints each (budget ${RPM}/min): ${provider.stats().search - beforeBurst.search} provider calls`);
+  for (const [status, e] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const retry = e.retryAfter.size ? `, retry-after ${[...e.retryAfter].sort((a, b) => Number(a) - Number(b)).join("/")} s` : "";
+    const median = e.times.sort((a, b) => a - b)[Math.floor(e.times.length / 2)]!;
+    console.log(`  ${status}: ${e.count}, median ${(median / 1000).toFixed(2)} s, the last after ${(e.slowestMs / 1000).toFixed(2)} s${retry}${status >= 400 ? ` ("${e.error}")` : ""}`);
+  }
+
   const misses = [];
   if (cachedTokens.p50 > 2 * Math.max(stats.p50, 1)) misses.push("/v1/tokens p50 above 2x /v1/stats");
   if (trending.p50 > 2 * Math.max(stats.p50, 1)) misses.push("/v1/trending p50 above 2x /v1/stats");

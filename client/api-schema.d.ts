@@ -8,121 +8,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The list of endpoints */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        /** @description A strong validator of the body; send it back as If-None-Match */
-                        etag: string;
-                        "cache-control": string;
-                        /** @description Requests allowed per window */
-                        "ratelimit-limit": string;
-                        /** @description Requests left in this window */
-                        "ratelimit-remaining": string;
-                        /** @description Seconds until the window refills; a 429's retry-after */
-                        "ratelimit-reset": string;
-                        /** @description The budget: requests;w=window seconds */
-                        "ratelimit-policy": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["EndpointIndex"];
-                    };
-                };
-                /** @description Not modified: If-None-Match named the current ETag (no body) */
-                304: {
-                    headers: {
-                        /** @description A strong validator of the body; send it back as If-None-Match */
-                        etag: string;
-                        "cache-control": string;
-                        /** @description Requests allowed per window */
-                        "ratelimit-limit": string;
-                        /** @description Requests left in this window */
-                        "ratelimit-remaining": string;
-                        /** @description Seconds until the window refills; a 429's retry-after */
-                        "ratelimit-reset": string;
-                        /** @description The budget: requests;w=window seconds */
-                        "ratelimit-policy": string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Only GET, HEAD and OPTIONS (method_not_allowed); the allow header lists them */
-                405: {
-                    headers: {
-                        allow: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "POST is not allowed: this API is read-only (GET)",
-                         *       "code": "method_not_allowed"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Over the request budget (rate_limited); retry after retry-after seconds */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait */
-                        "retry-after": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "too many requests: slow down and retry after the delay given",
-                         *       "code": "rate_limited"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Internal error (internal_error) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "internal error",
-                         *       "code": "internal_error"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database is unreachable (unavailable); retry after retry-after seconds */
-                503: {
-                    headers: {
-                        /** @description Seconds to wait */
-                        "retry-after": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "the database is unreachable; try again shortly",
-                         *       "code": "unavailable"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /**
+         * The list of endpoints
+         * @description The endpoints of /v1, one line each; the same for every request until a deploy.
+         */
+        get: operations["listEndpoints"];
         put?: never;
         post?: never;
         delete?: never;
@@ -138,125 +28,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This document (OpenAPI 3.1) */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        /** @description A strong validator of the body; send it back as If-None-Match */
-                        etag: string;
-                        "cache-control": string;
-                        /** @description Requests allowed per window */
-                        "ratelimit-limit": string;
-                        /** @description Requests left in this window */
-                        "ratelimit-remaining": string;
-                        /** @description Seconds until the window refills; a 429's retry-after */
-                        "ratelimit-reset": string;
-                        /** @description The budget: requests;w=window seconds */
-                        "ratelimit-policy": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": {
-                            openapi: string;
-                        } & {
-                            [key: string]: unknown;
-                        };
-                    };
-                };
-                /** @description Not modified: If-None-Match named the current ETag (no body) */
-                304: {
-                    headers: {
-                        /** @description A strong validator of the body; send it back as If-None-Match */
-                        etag: string;
-                        "cache-control": string;
-                        /** @description Requests allowed per window */
-                        "ratelimit-limit": string;
-                        /** @description Requests left in this window */
-                        "ratelimit-remaining": string;
-                        /** @description Seconds until the window refills; a 429's retry-after */
-                        "ratelimit-reset": string;
-                        /** @description The budget: requests;w=window seconds */
-                        "ratelimit-policy": string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Only GET, HEAD and OPTIONS (method_not_allowed); the allow header lists them */
-                405: {
-                    headers: {
-                        allow: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "POST is not allowed: this API is read-only (GET)",
-                         *       "code": "method_not_allowed"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Over the request budget (rate_limited); retry after retry-after seconds */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait */
-                        "retry-after": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "too many requests: slow down and retry after the delay given",
-                         *       "code": "rate_limited"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Internal error (internal_error) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "internal error",
-                         *       "code": "internal_error"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database is unreachable (unavailable); retry after retry-after seconds */
-                503: {
-                    headers: {
-                        /** @description Seconds to wait */
-                        "retry-after": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "the database is unreachable; try again shortly",
-                         *       "code": "unavailable"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /**
+         * This document (OpenAPI 3.1)
+         * @description This document, generated from the schemas the server validates with; rendered at /docs.
+         */
+        get: operations["getOpenApiDocument"];
         put?: never;
         post?: never;
         delete?: never;
@@ -274,150 +50,9 @@ export interface paths {
         };
         /**
          * Offers, newest first or by price within one book
-         * @description sort=price needs tokenMint and paymentMint and pages by offset; otherwise page by `cursor` (extension) or offset.
+         * @description Rules across parameters (a 400 naming the parameter when broken): sort=price needs both tokenMint and paymentMint and pages by offset, never by cursor; cursor and offset cannot be combined (a cursor with offset other than 0 is refused). Otherwise page by `cursor` (extension) or offset.
          */
-        get: {
-            parameters: {
-                query?: {
-                    status?: "open" | "filled" | "expired" | "cancelled";
-                    maker?: string;
-                    tokenMint?: string;
-                    paymentMint?: string;
-                    side?: "sell" | "buy";
-                    sort?: "created" | "price";
-                    /** @description Rows per page, 1 or more (above 200 is clamped to 200); default 50 */
-                    limit?: string;
-                    /** @description Rows to skip, 0 to 100000; not with cursor */
-                    offset?: string;
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        /** @description A strong validator of the body; send it back as If-None-Match */
-                        etag: string;
-                        "cache-control": string;
-                        /** @description Requests allowed per window */
-                        "ratelimit-limit": string;
-                        /** @description Requests left in this window */
-                        "ratelimit-remaining": string;
-                        /** @description Seconds until the window refills; a 429's retry-after */
-                        "ratelimit-reset": string;
-                        /** @description The budget: requests;w=window seconds */
-                        "ratelimit-policy": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["OfferList"];
-                    };
-                };
-                /** @description Not modified: If-None-Match named the current ETag (no body) */
-                304: {
-                    headers: {
-                        /** @description A strong validator of the body; send it back as If-None-Match */
-                        etag: string;
-                        "cache-control": string;
-                        /** @description Requests allowed per window */
-                        "ratelimit-limit": string;
-                        /** @description Requests left in this window */
-                        "ratelimit-remaining": string;
-                        /** @description Seconds until the window refills; a 429's retry-after */
-                        "ratelimit-reset": string;
-                        /** @description The budget: requests;w=window seconds */
-                        "ratelimit-policy": string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description A parameter is missing (missing_parameter) or invalid (invalid_parameter); `param` names it */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "tokenMint must be a base58 address of 32 bytes",
-                         *       "code": "invalid_parameter",
-                         *       "param": "tokenMint"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Only GET, HEAD and OPTIONS (method_not_allowed); the allow header lists them */
-                405: {
-                    headers: {
-                        allow: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "POST is not allowed: this API is read-only (GET)",
-                         *       "code": "method_not_allowed"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Over the request budget (rate_limited); retry after retry-after seconds */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait */
-                        "retry-after": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "too many requests: slow down and retry after the delay given",
-                         *       "code": "rate_limited"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Internal error (internal_error) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "internal error",
-                         *       "code": "internal_error"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database is unreachable (unavailable); retry after retry-after seconds */
-                503: {
-                    headers: {
-                        /** @description Seconds to wait */
-                        "retry-after": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "the database is unreachable; try again shortly",
-                         *       "code": "unavailable"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["listOffers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -433,155 +68,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One offer */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The offer's account address */
-                    pda: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        /** @description A strong validator of the body; send it back as If-None-Match */
-                        etag: string;
-                        "cache-control": string;
-                        /** @description Requests allowed per window */
-                        "ratelimit-limit": string;
-                        /** @description Requests left in this window */
-                        "ratelimit-remaining": string;
-                        /** @description Seconds until the window refills; a 429's retry-after */
-                        "ratelimit-reset": string;
-                        /** @description The budget: requests;w=window seconds */
-                        "ratelimit-policy": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Offer"];
-                    };
-                };
-                /** @description Not modified: If-None-Match named the current ETag (no body) */
-                304: {
-                    headers: {
-                        /** @description A strong validator of the body; send it back as If-None-Match */
-                        etag: string;
-                        "cache-control": string;
-                        /** @description Requests allowed per window */
-                        "ratelimit-limit": string;
-                        /** @description Requests left in this window */
-                        "ratelimit-remaining": string;
-                        /** @description Seconds until the window refills; a 429's retry-after */
-                        "ratelimit-reset": string;
-                        /** @description The budget: requests;w=window seconds */
-                        "ratelimit-policy": string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description A parameter is missing (missing_parameter) or invalid (invalid_parameter); `param` names it */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "tokenMint must be a base58 address of 32 bytes",
-                         *       "code": "invalid_parameter",
-                         *       "param": "tokenMint"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found (not_found) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "no endpoint at /v1/orders; see GET /v1 for the list",
-                         *       "code": "not_found"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Only GET, HEAD and OPTIONS (method_not_allowed); the allow header lists them */
-                405: {
-                    headers: {
-                        allow: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "POST is not allowed: this API is read-only (GET)",
-                         *       "code": "method_not_allowed"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Over the request budget (rate_limited); retry after retry-after seconds */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait */
-                        "retry-after": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "too many requests: slow down and retry after the delay given",
-                         *       "code": "rate_limited"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Internal error (internal_error) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "internal error",
-                         *       "code": "internal_error"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database is unreachable (unavailable); retry after retry-after seconds */
-                503: {
-                    headers: {
-                        /** @description Seconds to wait */
-                        "retry-after": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "the database is unreachable; try again shortly",
-                         *       "code": "unavailable"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /**
+         * One offer
+         * @description The offer at this account address, in any status; 404 when the index has never seen it.
+         */
+        get: operations["getOffer"];
         put?: never;
         post?: never;
         delete?: never;
@@ -597,160 +88,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** One offer's fills, newest first */
-        get: {
-            parameters: {
-                query?: {
-                    limit?: string;
-                    /** @description Rows to skip, 0 to 100000; not with cursor */
-                    offset?: string;
-                    cursor?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description The offer's account address */
-                    pda: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        /** @description A strong validator of the body; send it back as If-None-Match */
-                        etag: string;
-                        "cache-control": string;
-                        /** @description Requests allowed per window */
-                        "ratelimit-limit": string;
-                        /** @description Requests left in this window */
-                        "ratelimit-remaining": string;
-                        /** @description Seconds until the window refills; a 429's retry-after */
-                        "ratelimit-reset": string;
-                        /** @description The budget: requests;w=window seconds */
-                        "ratelimit-policy": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["OfferFillList"];
-                    };
-                };
-                /** @description Not modified: If-None-Match named the current ETag (no body) */
-                304: {
-                    headers: {
-                        /** @description A strong validator of the body; send it back as If-None-Match */
-                        etag: string;
-                        "cache-control": string;
-                        /** @description Requests allowed per window */
-                        "ratelimit-limit": string;
-                        /** @description Requests left in this window */
-                        "ratelimit-remaining": string;
-                        /** @description Seconds until the window refills; a 429's retry-after */
-                        "ratelimit-reset": string;
-                        /** @description The budget: requests;w=window seconds */
-                        "ratelimit-policy": string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description A parameter is missing (missing_parameter) or invalid (invalid_parameter); `param` names it */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "tokenMint must be a base58 address of 32 bytes",
-                         *       "code": "invalid_parameter",
-                         *       "param": "tokenMint"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Not found (not_found) */
-                404: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "no endpoint at /v1/orders; see GET /v1 for the list",
-                         *       "code": "not_found"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Only GET, HEAD and OPTIONS (method_not_allowed); the allow header lists them */
-                405: {
-                    headers: {
-                        allow: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "POST is not allowed: this API is read-only (GET)",
-                         *       "code": "method_not_allowed"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Over the request budget (rate_limited); retry after retry-after seconds */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait */
-                        "retry-after": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "too many requests: slow down and retry after the delay given",
-                         *       "code": "rate_limited"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Internal error (internal_error) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "internal error",
-                         *       "code": "internal_error"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database is unreachable (unavailable); retry after retry-after seconds */
-                503: {
-                    headers: {
-                        /** @description Seconds to wait */
-                        "retry-after": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "the database is unreachable; try again shortly",
-                         *       "code": "unavailable"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /**
+         * One offer's fills, newest first
+         * @description cursor and offset cannot be combined; limit defaults to 200 here.
+         */
+        get: operations["listOfferFills"];
         put?: never;
         post?: never;
         delete?: never;
@@ -766,150 +108,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The fill feed, newest first (slot, signature, position) */
-        get: {
-            parameters: {
-                query?: {
-                    taker?: string;
-                    maker?: string;
-                    offerPda?: string;
-                    tokenMint?: string;
-                    paymentMint?: string;
-                    fromTime?: string;
-                    toTime?: string;
-                    /** @description Rows per page, 1 or more (above 200 is clamped to 200); default 50 */
-                    limit?: string;
-                    /** @description Rows to skip, 0 to 100000; not with cursor */
-                    offset?: string;
-                    cursor?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        /** @description A strong validator of the body; send it back as If-None-Match */
-                        etag: string;
-                        "cache-control": string;
-                        /** @description Requests allowed per window */
-                        "ratelimit-limit": string;
-                        /** @description Requests left in this window */
-                        "ratelimit-remaining": string;
-                        /** @description Seconds until the window refills; a 429's retry-after */
-                        "ratelimit-reset": string;
-                        /** @description The budget: requests;w=window seconds */
-                        "ratelimit-policy": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["FillList"];
-                    };
-                };
-                /** @description Not modified: If-None-Match named the current ETag (no body) */
-                304: {
-                    headers: {
-                        /** @description A strong validator of the body; send it back as If-None-Match */
-                        etag: string;
-                        "cache-control": string;
-                        /** @description Requests allowed per window */
-                        "ratelimit-limit": string;
-                        /** @description Requests left in this window */
-                        "ratelimit-remaining": string;
-                        /** @description Seconds until the window refills; a 429's retry-after */
-                        "ratelimit-reset": string;
-                        /** @description The budget: requests;w=window seconds */
-                        "ratelimit-policy": string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description A parameter is missing (missing_parameter) or invalid (invalid_parameter); `param` names it */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "tokenMint must be a base58 address of 32 bytes",
-                         *       "code": "invalid_parameter",
-                         *       "param": "tokenMint"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Only GET, HEAD and OPTIONS (method_not_allowed); the allow header lists them */
-                405: {
-                    headers: {
-                        allow: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "POST is not allowed: this API is read-only (GET)",
-                         *       "code": "method_not_allowed"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Over the request budget (rate_limited); retry after retry-after seconds */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait */
-                        "retry-after": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "too many requests: slow down and retry after the delay given",
-                         *       "code": "rate_limited"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Internal error (internal_error) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "internal error",
-                         *       "code": "internal_error"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database is unreachable (unavailable); retry after retry-after seconds */
-                503: {
-                    headers: {
-                        /** @description Seconds to wait */
-                        "retry-after": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "the database is unreachable; try again shortly",
-                         *       "code": "unavailable"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /**
+         * The fill feed, newest first (slot, signature, position)
+         * @description fromTime must not be after toTime; cursor and offset cannot be combined (400 naming the parameter).
+         */
+        get: operations["listFills"];
         put?: never;
         post?: never;
         delete?: never;
@@ -925,140 +128,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A maker's offer counts and volumes */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path: {
-                    /** @description The maker's wallet */
-                    maker: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        /** @description A strong validator of the body; send it back as If-None-Match */
-                        etag: string;
-                        "cache-control": string;
-                        /** @description Requests allowed per window */
-                        "ratelimit-limit": string;
-                        /** @description Requests left in this window */
-                        "ratelimit-remaining": string;
-                        /** @description Seconds until the window refills; a 429's retry-after */
-                        "ratelimit-reset": string;
-                        /** @description The budget: requests;w=window seconds */
-                        "ratelimit-policy": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["MakerStats"];
-                    };
-                };
-                /** @description Not modified: If-None-Match named the current ETag (no body) */
-                304: {
-                    headers: {
-                        /** @description A strong validator of the body; send it back as If-None-Match */
-                        etag: string;
-                        "cache-control": string;
-                        /** @description Requests allowed per window */
-                        "ratelimit-limit": string;
-                        /** @description Requests left in this window */
-                        "ratelimit-remaining": string;
-                        /** @description Seconds until the window refills; a 429's retry-after */
-                        "ratelimit-reset": string;
-                        /** @description The budget: requests;w=window seconds */
-                        "ratelimit-policy": string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description A parameter is missing (missing_parameter) or invalid (invalid_parameter); `param` names it */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "tokenMint must be a base58 address of 32 bytes",
-                         *       "code": "invalid_parameter",
-                         *       "param": "tokenMint"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Only GET, HEAD and OPTIONS (method_not_allowed); the allow header lists them */
-                405: {
-                    headers: {
-                        allow: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "POST is not allowed: this API is read-only (GET)",
-                         *       "code": "method_not_allowed"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Over the request budget (rate_limited); retry after retry-after seconds */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait */
-                        "retry-after": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "too many requests: slow down and retry after the delay given",
-                         *       "code": "rate_limited"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Internal error (internal_error) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "internal error",
-                         *       "code": "internal_error"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database is unreachable (unavailable); retry after retry-after seconds */
-                503: {
-                    headers: {
-                        /** @description Seconds to wait */
-                        "retry-after": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "the database is unreachable; try again shortly",
-                         *       "code": "unavailable"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /**
+         * A maker's offer counts and volumes
+         * @description Zeros for a wallet that has made no offer.
+         */
+        get: operations["getMakerStats"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1074,147 +148,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** A maker's offers */
-        get: {
-            parameters: {
-                query?: {
-                    status?: "open" | "filled" | "expired" | "cancelled";
-                    /** @description Rows per page, 1 or more (above 200 is clamped to 200); default 50 */
-                    limit?: string;
-                    /** @description Rows to skip, 0 to 100000; not with cursor */
-                    offset?: string;
-                    cursor?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description The maker's wallet */
-                    maker: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        /** @description A strong validator of the body; send it back as If-None-Match */
-                        etag: string;
-                        "cache-control": string;
-                        /** @description Requests allowed per window */
-                        "ratelimit-limit": string;
-                        /** @description Requests left in this window */
-                        "ratelimit-remaining": string;
-                        /** @description Seconds until the window refills; a 429's retry-after */
-                        "ratelimit-reset": string;
-                        /** @description The budget: requests;w=window seconds */
-                        "ratelimit-policy": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["OfferList"];
-                    };
-                };
-                /** @description Not modified: If-None-Match named the current ETag (no body) */
-                304: {
-                    headers: {
-                        /** @description A strong validator of the body; send it back as If-None-Match */
-                        etag: string;
-                        "cache-control": string;
-                        /** @description Requests allowed per window */
-                        "ratelimit-limit": string;
-                        /** @description Requests left in this window */
-                        "ratelimit-remaining": string;
-                        /** @description Seconds until the window refills; a 429's retry-after */
-                        "ratelimit-reset": string;
-                        /** @description The budget: requests;w=window seconds */
-                        "ratelimit-policy": string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description A parameter is missing (missing_parameter) or invalid (invalid_parameter); `param` names it */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "tokenMint must be a base58 address of 32 bytes",
-                         *       "code": "invalid_parameter",
-                         *       "param": "tokenMint"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Only GET, HEAD and OPTIONS (method_not_allowed); the allow header lists them */
-                405: {
-                    headers: {
-                        allow: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "POST is not allowed: this API is read-only (GET)",
-                         *       "code": "method_not_allowed"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Over the request budget (rate_limited); retry after retry-after seconds */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait */
-                        "retry-after": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "too many requests: slow down and retry after the delay given",
-                         *       "code": "rate_limited"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Internal error (internal_error) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "internal error",
-                         *       "code": "internal_error"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database is unreachable (unavailable); retry after retry-after seconds */
-                503: {
-                    headers: {
-                        /** @description Seconds to wait */
-                        "retry-after": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "the database is unreachable; try again shortly",
-                         *       "code": "unavailable"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /**
+         * A maker's offers
+         * @description Newest first; cursor and offset cannot be combined.
+         */
+        get: operations["listMakerOffers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1230,121 +168,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Protocol totals */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        /** @description A strong validator of the body; send it back as If-None-Match */
-                        etag: string;
-                        "cache-control": string;
-                        /** @description Requests allowed per window */
-                        "ratelimit-limit": string;
-                        /** @description Requests left in this window */
-                        "ratelimit-remaining": string;
-                        /** @description Seconds until the window refills; a 429's retry-after */
-                        "ratelimit-reset": string;
-                        /** @description The budget: requests;w=window seconds */
-                        "ratelimit-policy": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["ProtocolStats"];
-                    };
-                };
-                /** @description Not modified: If-None-Match named the current ETag (no body) */
-                304: {
-                    headers: {
-                        /** @description A strong validator of the body; send it back as If-None-Match */
-                        etag: string;
-                        "cache-control": string;
-                        /** @description Requests allowed per window */
-                        "ratelimit-limit": string;
-                        /** @description Requests left in this window */
-                        "ratelimit-remaining": string;
-                        /** @description Seconds until the window refills; a 429's retry-after */
-                        "ratelimit-reset": string;
-                        /** @description The budget: requests;w=window seconds */
-                        "ratelimit-policy": string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Only GET, HEAD and OPTIONS (method_not_allowed); the allow header lists them */
-                405: {
-                    headers: {
-                        allow: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "POST is not allowed: this API is read-only (GET)",
-                         *       "code": "method_not_allowed"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Over the request budget (rate_limited); retry after retry-after seconds */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait */
-                        "retry-after": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "too many requests: slow down and retry after the delay given",
-                         *       "code": "rate_limited"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Internal error (internal_error) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "internal error",
-                         *       "code": "internal_error"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database is unreachable (unavailable); retry after retry-after seconds */
-                503: {
-                    headers: {
-                        /** @description Seconds to wait */
-                        "retry-after": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "the database is unreachable; try again shortly",
-                         *       "code": "unavailable"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /**
+         * Protocol totals
+         * @description Counts of offers by status and volumes by mint over the whole index.
+         */
+        get: operations["getProtocolStats"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1360,157 +188,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Token metadata for mints */
-        get: {
-            parameters: {
-                query: {
-                    /** @description 1 to 100 comma-separated base58 mints */
-                    mints: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        /** @description A strong validator of the body; send it back as If-None-Match */
-                        etag: string;
-                        "cache-control": string;
-                        /** @description Requests allowed per window */
-                        "ratelimit-limit": string;
-                        /** @description Requests left in this window */
-                        "ratelimit-remaining": string;
-                        /** @description Seconds until the window refills; a 429's retry-after */
-                        "ratelimit-reset": string;
-                        /** @description The budget: requests;w=window seconds */
-                        "ratelimit-policy": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["TokenList"];
-                    };
-                };
-                /** @description Not modified: If-None-Match named the current ETag (no body) */
-                304: {
-                    headers: {
-                        /** @description A strong validator of the body; send it back as If-None-Match */
-                        etag: string;
-                        "cache-control": string;
-                        /** @description Requests allowed per window */
-                        "ratelimit-limit": string;
-                        /** @description Requests left in this window */
-                        "ratelimit-remaining": string;
-                        /** @description Seconds until the window refills; a 429's retry-after */
-                        "ratelimit-reset": string;
-                        /** @description The budget: requests;w=window seconds */
-                        "ratelimit-policy": string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description A parameter is missing (missing_parameter) or invalid (invalid_parameter); `param` names it */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "tokenMint must be a base58 address of 32 bytes",
-                         *       "code": "invalid_parameter",
-                         *       "param": "tokenMint"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Only GET, HEAD and OPTIONS (method_not_allowed); the allow header lists them */
-                405: {
-                    headers: {
-                        allow: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "POST is not allowed: this API is read-only (GET)",
-                         *       "code": "method_not_allowed"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Over the request budget (rate_limited); retry after retry-after seconds */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait */
-                        "retry-after": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "too many requests: slow down and retry after the delay given",
-                         *       "code": "rate_limited"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Internal error (internal_error) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "internal error",
-                         *       "code": "internal_error"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The token data provider failed and nothing cached or on chain answers (upstream_error) */
-                502: {
-                    headers: {
-                        /** @description Seconds to wait */
-                        "retry-after": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "the token data provider failed; retry shortly",
-                         *       "code": "upstream_error"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database is unreachable (unavailable); retry after retry-after seconds */
-                503: {
-                    headers: {
-                        /** @description Seconds to wait */
-                        "retry-after": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "the database is unreachable; try again shortly",
-                         *       "code": "unavailable"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /**
+         * Token metadata for mints
+         * @description Metadata from the token data provider (cached), decimals from the chain where the provider has none. 502 when the provider failed and nothing cached answers; 503 when our own budget of calls to the provider cannot serve the request in time, or the chain did not answer; both with retry-after.
+         */
+        get: operations["listTokens"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1526,138 +208,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Trending tokens from the data provider */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        /** @description A strong validator of the body; send it back as If-None-Match */
-                        etag: string;
-                        "cache-control": string;
-                        /** @description Requests allowed per window */
-                        "ratelimit-limit": string;
-                        /** @description Requests left in this window */
-                        "ratelimit-remaining": string;
-                        /** @description Seconds until the window refills; a 429's retry-after */
-                        "ratelimit-reset": string;
-                        /** @description The budget: requests;w=window seconds */
-                        "ratelimit-policy": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Trending"];
-                    };
-                };
-                /** @description Not modified: If-None-Match named the current ETag (no body) */
-                304: {
-                    headers: {
-                        /** @description A strong validator of the body; send it back as If-None-Match */
-                        etag: string;
-                        "cache-control": string;
-                        /** @description Requests allowed per window */
-                        "ratelimit-limit": string;
-                        /** @description Requests left in this window */
-                        "ratelimit-remaining": string;
-                        /** @description Seconds until the window refills; a 429's retry-after */
-                        "ratelimit-reset": string;
-                        /** @description The budget: requests;w=window seconds */
-                        "ratelimit-policy": string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Only GET, HEAD and OPTIONS (method_not_allowed); the allow header lists them */
-                405: {
-                    headers: {
-                        allow: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "POST is not allowed: this API is read-only (GET)",
-                         *       "code": "method_not_allowed"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Over the request budget (rate_limited); retry after retry-after seconds */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait */
-                        "retry-after": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "too many requests: slow down and retry after the delay given",
-                         *       "code": "rate_limited"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Internal error (internal_error) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "internal error",
-                         *       "code": "internal_error"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The token data provider failed and nothing cached or on chain answers (upstream_error) */
-                502: {
-                    headers: {
-                        /** @description Seconds to wait */
-                        "retry-after": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "the token data provider failed; retry shortly",
-                         *       "code": "upstream_error"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database is unreachable (unavailable); retry after retry-after seconds */
-                503: {
-                    headers: {
-                        /** @description Seconds to wait */
-                        "retry-after": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "the database is unreachable; try again shortly",
-                         *       "code": "unavailable"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /**
+         * Trending tokens from the data provider
+         * @description The provider's trending list of the last 24 hours, refreshed at most every 30 seconds.
+         */
+        get: operations["listTrendingTokens"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1673,121 +228,11 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Extension: pairs with open offers or fills in the last 24 hours, busiest first */
-        get: {
-            parameters: {
-                query?: never;
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        /** @description A strong validator of the body; send it back as If-None-Match */
-                        etag: string;
-                        "cache-control": string;
-                        /** @description Requests allowed per window */
-                        "ratelimit-limit": string;
-                        /** @description Requests left in this window */
-                        "ratelimit-remaining": string;
-                        /** @description Seconds until the window refills; a 429's retry-after */
-                        "ratelimit-reset": string;
-                        /** @description The budget: requests;w=window seconds */
-                        "ratelimit-policy": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["MarketList"];
-                    };
-                };
-                /** @description Not modified: If-None-Match named the current ETag (no body) */
-                304: {
-                    headers: {
-                        /** @description A strong validator of the body; send it back as If-None-Match */
-                        etag: string;
-                        "cache-control": string;
-                        /** @description Requests allowed per window */
-                        "ratelimit-limit": string;
-                        /** @description Requests left in this window */
-                        "ratelimit-remaining": string;
-                        /** @description Seconds until the window refills; a 429's retry-after */
-                        "ratelimit-reset": string;
-                        /** @description The budget: requests;w=window seconds */
-                        "ratelimit-policy": string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description Only GET, HEAD and OPTIONS (method_not_allowed); the allow header lists them */
-                405: {
-                    headers: {
-                        allow: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "POST is not allowed: this API is read-only (GET)",
-                         *       "code": "method_not_allowed"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Over the request budget (rate_limited); retry after retry-after seconds */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait */
-                        "retry-after": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "too many requests: slow down and retry after the delay given",
-                         *       "code": "rate_limited"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Internal error (internal_error) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "internal error",
-                         *       "code": "internal_error"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database is unreachable (unavailable); retry after retry-after seconds */
-                503: {
-                    headers: {
-                        /** @description Seconds to wait */
-                        "retry-after": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "the database is unreachable; try again shortly",
-                         *       "code": "unavailable"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        /**
+         * Extension: pairs with open offers or fills in the last 24 hours, busiest first
+         * @description Every pair with an open offer or a fill in the last 24 hours, with its best prices and 24-hour volume.
+         */
+        get: operations["listMarkets"];
         put?: never;
         post?: never;
         delete?: never;
@@ -1805,188 +250,9 @@ export interface paths {
         };
         /**
          * Extension: OHLC candles of one pair
-         * @description Buckets with fills whose start lies in [fromTime, toTime], the newest `limit` of them, oldest first. Prices are raw payment units per raw token unit (pricePerToken / 10^priceScale of the filled offer); open and close by slot, then signature and position. To page back, pass toTime = the oldest time minus one. includeEmpty=true answers every bucket up to toTime's (or now's), from the pair's first candle on, the newest `limit` of them. units=human and invert=true reshape the values (see docs/api.md#candles).
+         * @description Buckets with fills whose start lies in [fromTime, toTime], the newest `limit` of them, oldest first. Prices are raw payment units per raw token unit (pricePerToken / 10^priceScale of the filled offer); open and close by slot, then signature and position. To page back, pass toTime = the oldest time minus one; fromTime must not be after toTime. includeEmpty=true answers every bucket up to toTime's (or now's), from the pair's first candle on, the newest `limit` of them. units=human and invert=true reshape the values (see docs/api.md#candles).
          */
-        get: {
-            parameters: {
-                query: {
-                    /** @description A base58 address of 32 bytes */
-                    tokenMint: string;
-                    /** @description A base58 address of 32 bytes */
-                    paymentMint: string;
-                    /** @description The bucket's length */
-                    resolution: "1m" | "5m" | "15m" | "1h" | "4h" | "1d";
-                    fromTime?: string;
-                    toTime?: string;
-                    /** @description Candles at most, 1 or more (above 1500 is clamped); default 500 */
-                    limit?: string;
-                    /** @description raw (default): raw payment units per raw token unit, raw volumes. human: shifted by the mints' decimals (payment per whole token, whole-token volumes), still exact; 400 when a mint's decimals are unknown */
-                    units?: "raw" | "human";
-                    /** @description Prices as token per payment (1/price rounded to 18 significant digits, half away from zero); high and low, and volume and quoteVolume, trade places; default false */
-                    invert?: "true" | "false";
-                    /** @description Every bucket from the pair's first candle on: an empty one carries the previous close, with zero volume and zero fills; default false */
-                    includeEmpty?: "true" | "false";
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        /** @description A strong validator of the body; send it back as If-None-Match */
-                        etag: string;
-                        "cache-control": string;
-                        /** @description Requests allowed per window */
-                        "ratelimit-limit": string;
-                        /** @description Requests left in this window */
-                        "ratelimit-remaining": string;
-                        /** @description Seconds until the window refills; a 429's retry-after */
-                        "ratelimit-reset": string;
-                        /** @description The budget: requests;w=window seconds */
-                        "ratelimit-policy": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "candles": [
-                         *         {
-                         *           "time": 1780617600,
-                         *           "open": "2.5",
-                         *           "high": "2.61",
-                         *           "low": "2.48",
-                         *           "close": "2.6",
-                         *           "volume": "1500000000",
-                         *           "quoteVolume": "3862500000",
-                         *           "fills": 12
-                         *         }
-                         *       ]
-                         *     }
-                         */
-                        "application/json": components["schemas"]["CandleList"];
-                    };
-                };
-                /** @description Not modified: If-None-Match named the current ETag (no body) */
-                304: {
-                    headers: {
-                        /** @description A strong validator of the body; send it back as If-None-Match */
-                        etag: string;
-                        "cache-control": string;
-                        /** @description Requests allowed per window */
-                        "ratelimit-limit": string;
-                        /** @description Requests left in this window */
-                        "ratelimit-remaining": string;
-                        /** @description Seconds until the window refills; a 429's retry-after */
-                        "ratelimit-reset": string;
-                        /** @description The budget: requests;w=window seconds */
-                        "ratelimit-policy": string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description A parameter is missing (missing_parameter) or invalid (invalid_parameter); `param` names it */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "tokenMint must be a base58 address of 32 bytes",
-                         *       "code": "invalid_parameter",
-                         *       "param": "tokenMint"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Only GET, HEAD and OPTIONS (method_not_allowed); the allow header lists them */
-                405: {
-                    headers: {
-                        allow: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "POST is not allowed: this API is read-only (GET)",
-                         *       "code": "method_not_allowed"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Over the request budget (rate_limited); retry after retry-after seconds */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait */
-                        "retry-after": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "too many requests: slow down and retry after the delay given",
-                         *       "code": "rate_limited"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Internal error (internal_error) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "internal error",
-                         *       "code": "internal_error"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The token data provider failed and nothing cached or on chain answers (upstream_error) */
-                502: {
-                    headers: {
-                        /** @description Seconds to wait */
-                        "retry-after": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "the token data provider failed; retry shortly",
-                         *       "code": "upstream_error"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database is unreachable (unavailable); retry after retry-after seconds */
-                503: {
-                    headers: {
-                        /** @description Seconds to wait */
-                        "retry-after": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "the database is unreachable; try again shortly",
-                         *       "code": "unavailable"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["listCandles"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2006,143 +272,7 @@ export interface paths {
          * Extension: the L2 book of one pair
          * @description Open offers (as status=open: active and not past expiry) aggregated by exact price: asks lowest first, bids highest first, `depth` levels per side. Prices as on offers and candles (raw payment units per raw token unit). slot and feedId say what the book reflects; follow it live with /v1/stream?tokenMint=&paymentMint=&after=feedId.
          */
-        get: {
-            parameters: {
-                query: {
-                    /** @description A base58 address of 32 bytes */
-                    tokenMint: string;
-                    /** @description A base58 address of 32 bytes */
-                    paymentMint: string;
-                    /** @description Price levels per side, 1 or more (above 500 is clamped to 500); default 50 */
-                    depth?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        /** @description A strong validator of the body; send it back as If-None-Match */
-                        etag: string;
-                        "cache-control": string;
-                        /** @description Requests allowed per window */
-                        "ratelimit-limit": string;
-                        /** @description Requests left in this window */
-                        "ratelimit-remaining": string;
-                        /** @description Seconds until the window refills; a 429's retry-after */
-                        "ratelimit-reset": string;
-                        /** @description The budget: requests;w=window seconds */
-                        "ratelimit-policy": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["Book"];
-                    };
-                };
-                /** @description Not modified: If-None-Match named the current ETag (no body) */
-                304: {
-                    headers: {
-                        /** @description A strong validator of the body; send it back as If-None-Match */
-                        etag: string;
-                        "cache-control": string;
-                        /** @description Requests allowed per window */
-                        "ratelimit-limit": string;
-                        /** @description Requests left in this window */
-                        "ratelimit-remaining": string;
-                        /** @description Seconds until the window refills; a 429's retry-after */
-                        "ratelimit-reset": string;
-                        /** @description The budget: requests;w=window seconds */
-                        "ratelimit-policy": string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description A parameter is missing (missing_parameter) or invalid (invalid_parameter); `param` names it */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "tokenMint must be a base58 address of 32 bytes",
-                         *       "code": "invalid_parameter",
-                         *       "param": "tokenMint"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Only GET, HEAD and OPTIONS (method_not_allowed); the allow header lists them */
-                405: {
-                    headers: {
-                        allow: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "POST is not allowed: this API is read-only (GET)",
-                         *       "code": "method_not_allowed"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Over the request budget (rate_limited); retry after retry-after seconds */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait */
-                        "retry-after": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "too many requests: slow down and retry after the delay given",
-                         *       "code": "rate_limited"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Internal error (internal_error) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "internal error",
-                         *       "code": "internal_error"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database is unreachable (unavailable); retry after retry-after seconds */
-                503: {
-                    headers: {
-                        /** @description Seconds to wait */
-                        "retry-after": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "the database is unreachable; try again shortly",
-                         *       "code": "unavailable"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["getBook"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2162,147 +292,7 @@ export interface paths {
          * Extension: a wallet's fills as maker or taker, newest first
          * @description Each row is a Fill with the wallet's role in it. Page by `cursor` (the fill feed's keyset) or offset.
          */
-        get: {
-            parameters: {
-                query?: {
-                    /** @description The wallet as the offer's maker, as the taker, or either (default) */
-                    role?: "maker" | "taker" | "any";
-                    /** @description Rows per page, 1 or more (above 200 is clamped to 200); default 50 */
-                    limit?: string;
-                    /** @description Rows to skip, 0 to 100000; not with cursor */
-                    offset?: string;
-                    cursor?: string;
-                };
-                header?: never;
-                path: {
-                    /** @description The wallet */
-                    address: string;
-                };
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description OK */
-                200: {
-                    headers: {
-                        /** @description A strong validator of the body; send it back as If-None-Match */
-                        etag: string;
-                        "cache-control": string;
-                        /** @description Requests allowed per window */
-                        "ratelimit-limit": string;
-                        /** @description Requests left in this window */
-                        "ratelimit-remaining": string;
-                        /** @description Seconds until the window refills; a 429's retry-after */
-                        "ratelimit-reset": string;
-                        /** @description The budget: requests;w=window seconds */
-                        "ratelimit-policy": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "application/json": components["schemas"]["WalletTradeList"];
-                    };
-                };
-                /** @description Not modified: If-None-Match named the current ETag (no body) */
-                304: {
-                    headers: {
-                        /** @description A strong validator of the body; send it back as If-None-Match */
-                        etag: string;
-                        "cache-control": string;
-                        /** @description Requests allowed per window */
-                        "ratelimit-limit": string;
-                        /** @description Requests left in this window */
-                        "ratelimit-remaining": string;
-                        /** @description Seconds until the window refills; a 429's retry-after */
-                        "ratelimit-reset": string;
-                        /** @description The budget: requests;w=window seconds */
-                        "ratelimit-policy": string;
-                        [name: string]: unknown;
-                    };
-                    content?: never;
-                };
-                /** @description A parameter is missing (missing_parameter) or invalid (invalid_parameter); `param` names it */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "tokenMint must be a base58 address of 32 bytes",
-                         *       "code": "invalid_parameter",
-                         *       "param": "tokenMint"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Only GET, HEAD and OPTIONS (method_not_allowed); the allow header lists them */
-                405: {
-                    headers: {
-                        allow: string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "POST is not allowed: this API is read-only (GET)",
-                         *       "code": "method_not_allowed"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Over the request budget (rate_limited); retry after retry-after seconds */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait */
-                        "retry-after": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "too many requests: slow down and retry after the delay given",
-                         *       "code": "rate_limited"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Internal error (internal_error) */
-                500: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "internal error",
-                         *       "code": "internal_error"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database is unreachable (unavailable); retry after retry-after seconds */
-                503: {
-                    headers: {
-                        /** @description Seconds to wait */
-                        "retry-after": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "the database is unreachable; try again shortly",
-                         *       "code": "unavailable"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["listWalletTrades"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2320,87 +310,9 @@ export interface paths {
         };
         /**
          * Extension: live events as server-sent events
-         * @description Each event's id can be passed back as `after` (or Last-Event-ID) to resume.
+         * @description Each event's id can be passed back as `after` (or the Last-Event-ID header, which wins when both are sent) to resume. 429 also when this client has too many streams open.
          */
-        get: {
-            parameters: {
-                query?: {
-                    tokenMint?: string;
-                    paymentMint?: string;
-                    maker?: string;
-                    offerPda?: string;
-                    /** @description Comma-separated event types to receive (all when absent) */
-                    types?: string;
-                    /** @description Resume after this event id (as Last-Event-ID) */
-                    after?: string;
-                };
-                header?: never;
-                path?: never;
-                cookie?: never;
-            };
-            requestBody?: never;
-            responses: {
-                /** @description An event stream */
-                200: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        "text/event-stream": string;
-                    };
-                };
-                /** @description A parameter is missing (missing_parameter) or invalid (invalid_parameter); `param` names it */
-                400: {
-                    headers: {
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "tokenMint must be a base58 address of 32 bytes",
-                         *       "code": "invalid_parameter",
-                         *       "param": "tokenMint"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description Over the request budget (rate_limited); retry after retry-after seconds */
-                429: {
-                    headers: {
-                        /** @description Seconds to wait */
-                        "retry-after": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "too many requests: slow down and retry after the delay given",
-                         *       "code": "rate_limited"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-                /** @description The database is unreachable (unavailable); retry after retry-after seconds */
-                503: {
-                    headers: {
-                        /** @description Seconds to wait */
-                        "retry-after": string;
-                        [name: string]: unknown;
-                    };
-                    content: {
-                        /**
-                         * @example {
-                         *       "error": "the database is unreachable; try again shortly",
-                         *       "code": "unavailable"
-                         *     }
-                         */
-                        "application/json": components["schemas"]["Error"];
-                    };
-                };
-            };
-        };
+        get: operations["streamEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -2433,9 +345,17 @@ export interface components {
             /** @description The parameter at fault, for 400s */
             param?: string;
         };
+        OpenApiDocument: {
+            /** @constant */
+            openapi: "3.1.0";
+        } & {
+            [key: string]: unknown;
+        };
         OfferList: {
             offers: components["schemas"]["Offer"][];
+            /** Format: int64 */
             limit: number;
+            /** Format: int64 */
             offset: number;
             /** @description Extension: pass back as `cursor` for the next page; null on the last page */
             nextCursor: string | null;
@@ -2483,6 +403,7 @@ export interface components {
              * @example 1500000
              */
             pricePerToken: string;
+            /** Format: int64 */
             priceScale: number;
             /**
              * @description A raw amount in base units, as a decimal string
@@ -2507,7 +428,7 @@ export interface components {
              */
             status: "open" | "filled" | "expired" | "cancelled";
             /**
-             * @description A slot, as a decimal string
+             * @description A slot (u64), as a decimal string
              * @example 312345678
              */
             lastSlot: string;
@@ -2520,15 +441,23 @@ export interface components {
         };
         OfferFillList: {
             fills: components["schemas"]["OfferFill"][];
+            /** Format: int64 */
             limit: number;
+            /** Format: int64 */
             offset: number;
             /** @description Extension: pass back as `cursor` for the next page; null on the last page */
             nextCursor: string | null;
         };
         OfferFill: {
-            /** @example 5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW */
+            /**
+             * @description A transaction signature (64 bytes, base58)
+             * @example 5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW
+             */
             signature: string;
-            /** @description Extension: the take's position in its transaction */
+            /**
+             * Format: int64
+             * @description Extension: the take's position in its transaction
+             */
             ixIndex: number;
             /**
              * @description A base58 address of 32 bytes
@@ -2557,22 +486,30 @@ export interface components {
              */
             blockTime: string;
             /**
-             * @description A slot, as a decimal string
+             * @description A slot (u64), as a decimal string
              * @example 312345678
              */
             slot: string;
         };
         FillList: {
             fills: components["schemas"]["Fill"][];
+            /** Format: int64 */
             limit: number;
+            /** Format: int64 */
             offset: number;
             /** @description Extension: pass back as `cursor` for the next page; null on the last page */
             nextCursor: string | null;
         };
         Fill: {
-            /** @example 5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW */
+            /**
+             * @description A transaction signature (64 bytes, base58)
+             * @example 5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW
+             */
             signature: string;
-            /** @description Extension: the take's position in its transaction */
+            /**
+             * Format: int64
+             * @description Extension: the take's position in its transaction
+             */
             ixIndex: number;
             /**
              * @description A base58 address of 32 bytes
@@ -2611,7 +548,7 @@ export interface components {
              */
             blockTime: string;
             /**
-             * @description A slot, as a decimal string
+             * @description A slot (u64), as a decimal string
              * @example 312345678
              */
             slot: string;
@@ -2634,11 +571,18 @@ export interface components {
              * @example 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM
              */
             maker: string;
+            /** Format: int64 */
             totalOffers: number;
+            /** Format: int64 */
             openOffers: number;
+            /** Format: int64 */
             filledOffers: number;
+            /** Format: int64 */
             expiredOffers: number;
-            /** @description Extension */
+            /**
+             * Format: int64
+             * @description Extension
+             */
             cancelledOffers: number;
             /**
              * @description Raw amounts keyed by mint
@@ -2660,12 +604,20 @@ export interface components {
             };
         };
         ProtocolStats: {
+            /** Format: int64 */
             totalOffers: number;
+            /** Format: int64 */
             openOffers: number;
+            /** Format: int64 */
             filledOffers: number;
+            /** Format: int64 */
             expiredOffers: number;
-            /** @description Extension */
+            /**
+             * Format: int64
+             * @description Extension
+             */
             cancelledOffers: number;
+            /** Format: int64 */
             totalFills: number;
             /**
              * @description Raw amounts keyed by mint
@@ -2704,13 +656,17 @@ export interface components {
         };
         Trending: {
             items: components["schemas"]["TrendingItem"][];
-            /** @description Unix seconds of the upstream fetch */
+            /**
+             * Format: int64
+             * @description Unix seconds of the upstream fetch
+             */
             fetchedAt: number;
             /**
              * @description Extension
              * @enum {string}
              */
             source: "cache" | "live";
+            /** Format: int64 */
             count: number;
         };
         TrendingItem: {
@@ -2747,8 +703,11 @@ export interface components {
              * @example EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v
              */
             paymentMint: string;
+            /** Format: int64 */
             openOffers: number;
+            /** Format: int64 */
             openAsks: number;
+            /** Format: int64 */
             openBids: number;
             bestAsk: {
                 /**
@@ -2756,6 +715,7 @@ export interface components {
                  * @example 1500000
                  */
                 pricePerToken: string;
+                /** Format: int64 */
                 priceScale: number;
             } | null;
             bestBid: {
@@ -2764,6 +724,7 @@ export interface components {
                  * @example 1500000
                  */
                 pricePerToken: string;
+                /** Format: int64 */
                 priceScale: number;
             } | null;
             /**
@@ -2771,6 +732,7 @@ export interface components {
              * @example 1500000
              */
             volume24h: string;
+            /** Format: int64 */
             fills24h: number;
             lastFillAt: string | null;
         };
@@ -2780,6 +742,7 @@ export interface components {
         /** @description With units=human or invert=true, prices and volumes are exact decimals that may have a fractional part (an inverted price rounded to 18 significant digits) */
         Candle: {
             /**
+             * Format: int64
              * @description The bucket's start, unix seconds, UTC-aligned
              * @example 1780617600
              */
@@ -2814,7 +777,10 @@ export interface components {
              * @example 1500000000
              */
             quoteVolume: string;
-            /** @description Fills in the bucket; 0 only in an empty bucket (includeEmpty=true) */
+            /**
+             * Format: int64
+             * @description Fills in the bucket; 0 only in an empty bucket (includeEmpty=true)
+             */
             fills: number;
         };
         Book: {
@@ -2828,7 +794,10 @@ export interface components {
              * @example EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v
              */
             paymentMint: string;
-            /** @description The price levels per side asked for (after clamping) */
+            /**
+             * Format: int64
+             * @description The price levels per side asked for (after clamping)
+             */
             depth: number;
             /** @description The scanner's newest applied slot when the book was read; null before its first */
             slot: string | null;
@@ -2853,12 +822,17 @@ export interface components {
              * @example 1500000
              */
             size: string;
-            /** @description Open offers at this price */
+            /**
+             * Format: int64
+             * @description Open offers at this price
+             */
             offers: number;
         };
         WalletTradeList: {
             trades: components["schemas"]["WalletTrade"][];
+            /** Format: int64 */
             limit: number;
+            /** Format: int64 */
             offset: number;
             /** @description Extension: pass back as `cursor` for the next page; null on the last page */
             nextCursor: string | null;
@@ -2869,9 +843,15 @@ export interface components {
              * @enum {string}
              */
             role: "maker" | "taker" | "both";
-            /** @example 5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW */
+            /**
+             * @description A transaction signature (64 bytes, base58)
+             * @example 5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW
+             */
             signature: string;
-            /** @description Extension: the take's position in its transaction */
+            /**
+             * Format: int64
+             * @description Extension: the take's position in its transaction
+             */
             ixIndex: number;
             /**
              * @description A base58 address of 32 bytes
@@ -2910,7 +890,7 @@ export interface components {
              */
             blockTime: string;
             /**
-             * @description A slot, as a decimal string
+             * @description A slot (u64), as a decimal string
              * @example 312345678
              */
             slot: string;
@@ -2935,4 +915,3133 @@ export interface components {
     pathItems: never;
 }
 export type $defs = Record<string, never>;
-export type operations = Record<string, never>;
+export interface operations {
+    listEndpoints: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EndpointIndex"];
+                };
+            };
+            /** @description Not modified: If-None-Match named the current ETag (no body) */
+            304: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Only GET, HEAD and OPTIONS (method_not_allowed); the allow header lists them */
+            405: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description The methods every /v1 route answers */
+                    Allow: "GET, HEAD, OPTIONS";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "POST is not allowed: this API is read-only (GET)",
+                     *       "code": "method_not_allowed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the request budget (rate_limited); retry after retry-after seconds */
+            429: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "too many requests: slow down and retry after the delay given",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal error",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (unavailable); retry after retry-after seconds */
+            503: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database is unreachable; try again shortly",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOpenApiDocument: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OpenApiDocument"];
+                };
+            };
+            /** @description Not modified: If-None-Match named the current ETag (no body) */
+            304: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Only GET, HEAD and OPTIONS (method_not_allowed); the allow header lists them */
+            405: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description The methods every /v1 route answers */
+                    Allow: "GET, HEAD, OPTIONS";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "POST is not allowed: this API is read-only (GET)",
+                     *       "code": "method_not_allowed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the request budget (rate_limited); retry after retry-after seconds */
+            429: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "too many requests: slow down and retry after the delay given",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal error",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (unavailable); retry after retry-after seconds */
+            503: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database is unreachable; try again shortly",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listOffers: {
+        parameters: {
+            query?: {
+                status?: "open" | "filled" | "expired" | "cancelled";
+                maker?: string;
+                tokenMint?: string;
+                paymentMint?: string;
+                side?: "sell" | "buy";
+                sort?: "created" | "price";
+                /** @description Rows per page, 1 or more (above 200 is clamped to 200); default 50 */
+                limit?: number;
+                /** @description Rows to skip, 0 to 100000; not with cursor */
+                offset?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OfferList"];
+                };
+            };
+            /** @description Not modified: If-None-Match named the current ETag (no body) */
+            304: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter is missing (missing_parameter) or invalid (invalid_parameter); `param` names it. Also a request target that is not a path (`GET *`) or a request Node's parser cannot read */
+            400: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "tokenMint must be a base58 address of 32 bytes",
+                     *       "code": "invalid_parameter",
+                     *       "param": "tokenMint"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Only GET, HEAD and OPTIONS (method_not_allowed); the allow header lists them */
+            405: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description The methods every /v1 route answers */
+                    Allow: "GET, HEAD, OPTIONS";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "POST is not allowed: this API is read-only (GET)",
+                     *       "code": "method_not_allowed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the request budget (rate_limited); retry after retry-after seconds */
+            429: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "too many requests: slow down and retry after the delay given",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal error",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (unavailable); retry after retry-after seconds */
+            503: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database is unreachable; try again shortly",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getOffer: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The offer's account address */
+                pda: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Offer"];
+                };
+            };
+            /** @description Not modified: If-None-Match named the current ETag (no body) */
+            304: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter is missing (missing_parameter) or invalid (invalid_parameter); `param` names it. Also a request target that is not a path (`GET *`) or a request Node's parser cannot read */
+            400: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "tokenMint must be a base58 address of 32 bytes",
+                     *       "code": "invalid_parameter",
+                     *       "param": "tokenMint"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (not_found) */
+            404: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "no endpoint at /v1/orders; see GET /v1 for the list",
+                     *       "code": "not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Only GET, HEAD and OPTIONS (method_not_allowed); the allow header lists them */
+            405: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description The methods every /v1 route answers */
+                    Allow: "GET, HEAD, OPTIONS";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "POST is not allowed: this API is read-only (GET)",
+                     *       "code": "method_not_allowed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the request budget (rate_limited); retry after retry-after seconds */
+            429: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "too many requests: slow down and retry after the delay given",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal error",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (unavailable); retry after retry-after seconds */
+            503: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database is unreachable; try again shortly",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listOfferFills: {
+        parameters: {
+            query?: {
+                limit?: number;
+                /** @description Rows to skip, 0 to 100000; not with cursor */
+                offset?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The offer's account address */
+                pda: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OfferFillList"];
+                };
+            };
+            /** @description Not modified: If-None-Match named the current ETag (no body) */
+            304: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter is missing (missing_parameter) or invalid (invalid_parameter); `param` names it. Also a request target that is not a path (`GET *`) or a request Node's parser cannot read */
+            400: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "tokenMint must be a base58 address of 32 bytes",
+                     *       "code": "invalid_parameter",
+                     *       "param": "tokenMint"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Not found (not_found) */
+            404: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "no endpoint at /v1/orders; see GET /v1 for the list",
+                     *       "code": "not_found"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Only GET, HEAD and OPTIONS (method_not_allowed); the allow header lists them */
+            405: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description The methods every /v1 route answers */
+                    Allow: "GET, HEAD, OPTIONS";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "POST is not allowed: this API is read-only (GET)",
+                     *       "code": "method_not_allowed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the request budget (rate_limited); retry after retry-after seconds */
+            429: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "too many requests: slow down and retry after the delay given",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal error",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (unavailable); retry after retry-after seconds */
+            503: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database is unreachable; try again shortly",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listFills: {
+        parameters: {
+            query?: {
+                taker?: string;
+                maker?: string;
+                offerPda?: string;
+                tokenMint?: string;
+                paymentMint?: string;
+                fromTime?: number;
+                toTime?: number;
+                /** @description Rows per page, 1 or more (above 200 is clamped to 200); default 50 */
+                limit?: number;
+                /** @description Rows to skip, 0 to 100000; not with cursor */
+                offset?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["FillList"];
+                };
+            };
+            /** @description Not modified: If-None-Match named the current ETag (no body) */
+            304: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter is missing (missing_parameter) or invalid (invalid_parameter); `param` names it. Also a request target that is not a path (`GET *`) or a request Node's parser cannot read */
+            400: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "tokenMint must be a base58 address of 32 bytes",
+                     *       "code": "invalid_parameter",
+                     *       "param": "tokenMint"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Only GET, HEAD and OPTIONS (method_not_allowed); the allow header lists them */
+            405: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description The methods every /v1 route answers */
+                    Allow: "GET, HEAD, OPTIONS";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "POST is not allowed: this API is read-only (GET)",
+                     *       "code": "method_not_allowed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the request budget (rate_limited); retry after retry-after seconds */
+            429: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "too many requests: slow down and retry after the delay given",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal error",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (unavailable); retry after retry-after seconds */
+            503: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database is unreachable; try again shortly",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getMakerStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The maker's wallet */
+                maker: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MakerStats"];
+                };
+            };
+            /** @description Not modified: If-None-Match named the current ETag (no body) */
+            304: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter is missing (missing_parameter) or invalid (invalid_parameter); `param` names it. Also a request target that is not a path (`GET *`) or a request Node's parser cannot read */
+            400: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "tokenMint must be a base58 address of 32 bytes",
+                     *       "code": "invalid_parameter",
+                     *       "param": "tokenMint"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Only GET, HEAD and OPTIONS (method_not_allowed); the allow header lists them */
+            405: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description The methods every /v1 route answers */
+                    Allow: "GET, HEAD, OPTIONS";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "POST is not allowed: this API is read-only (GET)",
+                     *       "code": "method_not_allowed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the request budget (rate_limited); retry after retry-after seconds */
+            429: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "too many requests: slow down and retry after the delay given",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal error",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (unavailable); retry after retry-after seconds */
+            503: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database is unreachable; try again shortly",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listMakerOffers: {
+        parameters: {
+            query?: {
+                status?: "open" | "filled" | "expired" | "cancelled";
+                /** @description Rows per page, 1 or more (above 200 is clamped to 200); default 50 */
+                limit?: number;
+                /** @description Rows to skip, 0 to 100000; not with cursor */
+                offset?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The maker's wallet */
+                maker: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OfferList"];
+                };
+            };
+            /** @description Not modified: If-None-Match named the current ETag (no body) */
+            304: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter is missing (missing_parameter) or invalid (invalid_parameter); `param` names it. Also a request target that is not a path (`GET *`) or a request Node's parser cannot read */
+            400: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "tokenMint must be a base58 address of 32 bytes",
+                     *       "code": "invalid_parameter",
+                     *       "param": "tokenMint"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Only GET, HEAD and OPTIONS (method_not_allowed); the allow header lists them */
+            405: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description The methods every /v1 route answers */
+                    Allow: "GET, HEAD, OPTIONS";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "POST is not allowed: this API is read-only (GET)",
+                     *       "code": "method_not_allowed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the request budget (rate_limited); retry after retry-after seconds */
+            429: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "too many requests: slow down and retry after the delay given",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal error",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (unavailable); retry after retry-after seconds */
+            503: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database is unreachable; try again shortly",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getProtocolStats: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProtocolStats"];
+                };
+            };
+            /** @description Not modified: If-None-Match named the current ETag (no body) */
+            304: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Only GET, HEAD and OPTIONS (method_not_allowed); the allow header lists them */
+            405: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description The methods every /v1 route answers */
+                    Allow: "GET, HEAD, OPTIONS";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "POST is not allowed: this API is read-only (GET)",
+                     *       "code": "method_not_allowed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the request budget (rate_limited); retry after retry-after seconds */
+            429: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "too many requests: slow down and retry after the delay given",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal error",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (unavailable); retry after retry-after seconds */
+            503: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database is unreachable; try again shortly",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTokens: {
+        parameters: {
+            query: {
+                /** @description 1 to 100 distinct comma-separated base58 mints (each decoding to 32 bytes); spaces around them and repeats are ignored */
+                mints: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TokenList"];
+                };
+            };
+            /** @description Not modified: If-None-Match named the current ETag (no body) */
+            304: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter is missing (missing_parameter) or invalid (invalid_parameter); `param` names it. Also a request target that is not a path (`GET *`) or a request Node's parser cannot read */
+            400: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "tokenMint must be a base58 address of 32 bytes",
+                     *       "code": "invalid_parameter",
+                     *       "param": "tokenMint"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Only GET, HEAD and OPTIONS (method_not_allowed); the allow header lists them */
+            405: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description The methods every /v1 route answers */
+                    Allow: "GET, HEAD, OPTIONS";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "POST is not allowed: this API is read-only (GET)",
+                     *       "code": "method_not_allowed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the request budget (rate_limited); retry after retry-after seconds */
+            429: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "too many requests: slow down and retry after the delay given",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal error",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token data provider failed and nothing cached or on chain answers (upstream_error) */
+            502: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the token data provider failed; retry shortly",
+                     *       "code": "upstream_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (unavailable); retry after retry-after seconds */
+            503: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database is unreachable; try again shortly",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listTrendingTokens: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Trending"];
+                };
+            };
+            /** @description Not modified: If-None-Match named the current ETag (no body) */
+            304: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Only GET, HEAD and OPTIONS (method_not_allowed); the allow header lists them */
+            405: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description The methods every /v1 route answers */
+                    Allow: "GET, HEAD, OPTIONS";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "POST is not allowed: this API is read-only (GET)",
+                     *       "code": "method_not_allowed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the request budget (rate_limited); retry after retry-after seconds */
+            429: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "too many requests: slow down and retry after the delay given",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal error",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token data provider failed and nothing cached or on chain answers (upstream_error) */
+            502: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the token data provider failed; retry shortly",
+                     *       "code": "upstream_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (unavailable); retry after retry-after seconds */
+            503: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database is unreachable; try again shortly",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listMarkets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MarketList"];
+                };
+            };
+            /** @description Not modified: If-None-Match named the current ETag (no body) */
+            304: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Only GET, HEAD and OPTIONS (method_not_allowed); the allow header lists them */
+            405: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description The methods every /v1 route answers */
+                    Allow: "GET, HEAD, OPTIONS";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "POST is not allowed: this API is read-only (GET)",
+                     *       "code": "method_not_allowed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the request budget (rate_limited); retry after retry-after seconds */
+            429: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "too many requests: slow down and retry after the delay given",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal error",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (unavailable); retry after retry-after seconds */
+            503: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database is unreachable; try again shortly",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listCandles: {
+        parameters: {
+            query: {
+                /** @description A base58 address of 32 bytes */
+                tokenMint: string;
+                /** @description A base58 address of 32 bytes */
+                paymentMint: string;
+                /** @description The bucket's length */
+                resolution: "1m" | "5m" | "15m" | "1h" | "4h" | "1d";
+                fromTime?: number;
+                toTime?: number;
+                /** @description Candles at most, 1 or more (above 1500 is clamped); default 500 */
+                limit?: number;
+                /** @description raw (default): raw payment units per raw token unit, raw volumes. human: shifted by the mints' decimals (payment per whole token, whole-token volumes), still exact; 400 when a mint's decimals are unknown */
+                units?: "raw" | "human";
+                /** @description Prices as token per payment (1/price rounded to 18 significant digits, half away from zero); high and low, and volume and quoteVolume, trade places; default false */
+                invert?: "true" | "false";
+                /** @description Every bucket from the pair's first candle on: an empty one carries the previous close, with zero volume and zero fills; default false */
+                includeEmpty?: "true" | "false";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "candles": [
+                     *         {
+                     *           "time": 1780617600,
+                     *           "open": "2.5",
+                     *           "high": "2.61",
+                     *           "low": "2.48",
+                     *           "close": "2.6",
+                     *           "volume": "1500000000",
+                     *           "quoteVolume": "3862500000",
+                     *           "fills": 12
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["CandleList"];
+                };
+            };
+            /** @description Not modified: If-None-Match named the current ETag (no body) */
+            304: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter is missing (missing_parameter) or invalid (invalid_parameter); `param` names it. Also a request target that is not a path (`GET *`) or a request Node's parser cannot read */
+            400: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "tokenMint must be a base58 address of 32 bytes",
+                     *       "code": "invalid_parameter",
+                     *       "param": "tokenMint"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Only GET, HEAD and OPTIONS (method_not_allowed); the allow header lists them */
+            405: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description The methods every /v1 route answers */
+                    Allow: "GET, HEAD, OPTIONS";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "POST is not allowed: this API is read-only (GET)",
+                     *       "code": "method_not_allowed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the request budget (rate_limited); retry after retry-after seconds */
+            429: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "too many requests: slow down and retry after the delay given",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal error",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token data provider failed and nothing cached or on chain answers (upstream_error) */
+            502: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the token data provider failed; retry shortly",
+                     *       "code": "upstream_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (unavailable); retry after retry-after seconds */
+            503: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database is unreachable; try again shortly",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getBook: {
+        parameters: {
+            query: {
+                /** @description A base58 address of 32 bytes */
+                tokenMint: string;
+                /** @description A base58 address of 32 bytes */
+                paymentMint: string;
+                /** @description Price levels per side, 1 or more (above 500 is clamped to 500); default 50 */
+                depth?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Book"];
+                };
+            };
+            /** @description Not modified: If-None-Match named the current ETag (no body) */
+            304: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter is missing (missing_parameter) or invalid (invalid_parameter); `param` names it. Also a request target that is not a path (`GET *`) or a request Node's parser cannot read */
+            400: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "tokenMint must be a base58 address of 32 bytes",
+                     *       "code": "invalid_parameter",
+                     *       "param": "tokenMint"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Only GET, HEAD and OPTIONS (method_not_allowed); the allow header lists them */
+            405: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description The methods every /v1 route answers */
+                    Allow: "GET, HEAD, OPTIONS";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "POST is not allowed: this API is read-only (GET)",
+                     *       "code": "method_not_allowed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the request budget (rate_limited); retry after retry-after seconds */
+            429: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "too many requests: slow down and retry after the delay given",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal error",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (unavailable); retry after retry-after seconds */
+            503: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database is unreachable; try again shortly",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listWalletTrades: {
+        parameters: {
+            query?: {
+                /** @description The wallet as the offer's maker, as the taker, or either (default) */
+                role?: "maker" | "taker" | "any";
+                /** @description Rows per page, 1 or more (above 200 is clamped to 200); default 50 */
+                limit?: number;
+                /** @description Rows to skip, 0 to 100000; not with cursor */
+                offset?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The wallet */
+                address: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WalletTradeList"];
+                };
+            };
+            /** @description Not modified: If-None-Match named the current ETag (no body) */
+            304: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter is missing (missing_parameter) or invalid (invalid_parameter); `param` names it. Also a request target that is not a path (`GET *`) or a request Node's parser cannot read */
+            400: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "tokenMint must be a base58 address of 32 bytes",
+                     *       "code": "invalid_parameter",
+                     *       "param": "tokenMint"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Only GET, HEAD and OPTIONS (method_not_allowed); the allow header lists them */
+            405: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description The methods every /v1 route answers */
+                    Allow: "GET, HEAD, OPTIONS";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "POST is not allowed: this API is read-only (GET)",
+                     *       "code": "method_not_allowed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the request budget (rate_limited); retry after retry-after seconds */
+            429: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "too many requests: slow down and retry after the delay given",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal error",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (unavailable); retry after retry-after seconds */
+            503: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database is unreachable; try again shortly",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    streamEvents: {
+        parameters: {
+            query?: {
+                tokenMint?: string;
+                paymentMint?: string;
+                maker?: string;
+                offerPda?: string;
+                /** @description Comma-separated event types to receive, of fill, offer, revoke and candle (fill, offer and revoke when absent) */
+                types?: string;
+                after?: string;
+            };
+            header?: {
+                "last-event-id"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description An event stream */
+            200: {
+                headers: {
+                    "Cache-Control": "no-cache, no-transform";
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/event-stream": string;
+                };
+            };
+            /** @description A parameter is missing (missing_parameter) or invalid (invalid_parameter); `param` names it. Also a request target that is not a path (`GET *`) or a request Node's parser cannot read */
+            400: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "tokenMint must be a base58 address of 32 bytes",
+                     *       "code": "invalid_parameter",
+                     *       "param": "tokenMint"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Only GET, HEAD and OPTIONS (method_not_allowed); the allow header lists them */
+            405: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description The methods every /v1 route answers */
+                    Allow: "GET, HEAD, OPTIONS";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "POST is not allowed: this API is read-only (GET)",
+                     *       "code": "method_not_allowed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the request budget (rate_limited); retry after retry-after seconds */
+            429: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "too many requests: slow down and retry after the delay given",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal error",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (unavailable); retry after retry-after seconds */
+            503: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database is unreachable; try again shortly",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+}

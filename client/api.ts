@@ -65,7 +65,7 @@ export function createApi(baseUrl = "") {
       answer(client.GET("/v1/makers/{maker}/offers", { params: { path: { maker }, query: wire(q) }, signal })),
     stats: (signal?: AbortSignal) => answer(client.GET("/v1/stats", { signal })),
     markets: (signal?: AbortSignal) => answer(client.GET("/v1/markets", { signal })),
-    candles: (q: CandleQuery, signal?: AbortSignal) => answer(client.GET("/v1/candles", { params: { query: wire(q) }, signal })),
+    candles: (q: CandleQuery, signal?: AbortSignal) => answer(client.GET("/v1/candles", { params: { query: wire<QueryOf<"/v1/candles">>(q) }, signal })),
     trending: (signal?: AbortSignal) => answer(client.GET("/v1/trending", { signal })),
     tokens: (mints: string[], signal?: AbortSignal) => answer(client.GET("/v1/tokens", { params: { query: { mints: mints.join(",") } }, signal })),
   };

@@ -47,23 +47,37 @@ interface Waiter {
   reject(error: UpstreamError): void;
   deadline: number;
   timer: ReturnType<typeof setTimeout>;
+  /** Set when the waiter is to be refused: how long its turn is away. */
+  turnMs?: number;
 }
 
 export interface QueueOptions {
   maxQueue: number;
   maxWaitMs: number;
   now: () => number;
+  /**
+   * The steady time between two slots (1 / the bucket's refill rate). With it,
+   * a call whose turn cannot come within maxWaitMs (the callers ahead of it,
+   * one slot each) is refused at once, with that wait, instead of waiting out
+   * maxWaitMs to be refused then.
+   */
+  msPerSlot?: number;
 }
 
 /**
  * Callers beyond the budget wait here in order instead of failing, but the
  * queue is bounded in length and in time: a client is better served by stale
- * cache or chain decimals in seconds than by a full answer in a minute.
+ * cache or chain decimals in seconds than by a full answer in a minute. A call
+ * that cannot be served in time is told so as soon as that is known, with the
+ * real wait (retryAfterMs): on arrival when the queue ahead is too long, and
+ * every waiter the head's wait (a provider's pause) puts past its bound.
  */
-export function queuedBudget(source: SlotSource, { maxQueue, maxWaitMs, now }: QueueOptions): OutboundBudget {
+export function queuedBudget(source: SlotSource, { maxQueue, maxWaitMs, now, msPerSlot = 0 }: QueueOptions): OutboundBudget {
   const queue: Waiter[] = [];
   let pumping = false;
   let closed = false;
+  /** The least wait for a call with `ahead` calls before it, one slot each. */
+  const turnOf = (ahead: number) => ahead * msPerSlot;
 
   const refuse = (waiter: Waiter, why: string, retryAfterMs?: number) => {
     clearTimeout(waiter.timer);
@@ -96,7 +110,13 @@ export function queuedBudget(source: SlotSource, { maxQueue, maxWaitMs, now }: Q
         } else if (queue[0] !== head) {
           continue;
         } else if (now() + slot.waitMs > head.deadline) {
-          refuse(head, `no slot within ${maxWaitMs} ms`, slot.waitMs);
+          // Every waiter whose turn the head's wait pushes past its bound is told now, not at its bound.
+          const t = now();
+          queue.forEach((waiter, i) => {
+            const wait = slot.waitMs + i * msPerSlot;
+            if (i === 0 || t + wait > waiter.deadline) waiter.turnMs = wait;
+          });
+          for (const waiter of queue.filter((w) => w.turnMs !== undefined)) refuse(waiter, `no slot within ${maxWaitMs} ms`, waiter.turnMs);
         } else {
           await sleep(Math.max(5, slot.waitMs));
         }
@@ -110,7 +130,11 @@ export function queuedBudget(source: SlotSource, { maxQueue, maxWaitMs, now }: Q
     acquire() {
       if (closed) return Promise.reject(new UpstreamError("budget", "outbound budget: closed"));
       if (queue.length >= maxQueue) {
-        return Promise.reject(new UpstreamError("budget", `outbound budget: ${maxQueue} calls already waiting`));
+        return Promise.reject(new UpstreamError("budget", `outbound budget: ${maxQueue} calls already waiting`, undefined, { retryAfterMs: turnOf(queue.length) }));
+      }
+      const turn = turnOf(queue.length);
+      if (turn > maxWaitMs) {
+        return Promise.reject(new UpstreamError("budget", `outbound budget: no slot within ${maxWaitMs} ms (${queue.length} calls ahead)`, undefined, { retryAfterMs: turn }));
       }
       return new Promise<void>((resolve, reject) => {
         const waiter: Waiter = { resolve, reject, deadline: now() + maxWaitMs, timer: undefined as never };

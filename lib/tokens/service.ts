@@ -107,7 +107,7 @@ export function createTokenService(config: TokenServiceConfig): TokenService {
   // The budget runs on real time whatever `now` says: it paces real requests against the provider's real window.
   const localSlots = memorySlotSource(shape, Date.now);
   const slots = redis && health ? fallbackSlotSource(redisSlotSource(redis, `${s.prefix}budget`, shape), localSlots, health.usable) : localSlots;
-  const budget = queuedBudget(slots, { maxQueue: s.maxQueue, maxWaitMs: s.maxQueueWaitMs, now: Date.now });
+  const budget = queuedBudget(slots, { maxQueue: s.maxQueue, maxWaitMs: s.maxQueueWaitMs, now: Date.now, msPerSlot: 1 / shape.refillPerMs });
 
   const provider = createProviderClient({
     apiUrl: config.apiUrl,

@@ -15,11 +15,43 @@ const decodesTo32Bytes = (value: string): boolean => {
   }
 };
 
+/** 32 bytes in base58: 32 characters (all zero bytes) to 44. The document's pattern; the server also decodes it. */
+export const BASE58_ADDRESS = "[1-9A-HJ-NP-Za-km-z]{32,44}";
+
 export const address = (what: string) =>
   z
     .string()
     .refine(decodesTo32Bytes, { message: `${what} must be a base58 address of 32 bytes` })
-    .meta({ description: "A base58 address of 32 bytes", example: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v" });
+    .meta({
+      description: "A base58 address of 32 bytes",
+      example: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v",
+      override: { type: "string", pattern: `^${BASE58_ADDRESS}$`, minLength: 32, maxLength: 44 },
+    });
+
+/**
+ * The longest value any query parameter can have: Node's parser refuses a
+ * request line over 16 KB (--max-http-header-size) before the server reads it
+ * (414, web/http/client-error.ts). The document states it where the server
+ * sets no tighter length of its own.
+ */
+export const MAX_QUERY_VALUE = 16_384;
+
+/**
+ * How the document states an integer parameter: an integer within bounds. On
+ * the wire it is a query string all the same; the server reads it as decimal
+ * digits (a sign allowed), so `1e3` or `5.0` are refused as the document's
+ * integer type refuses them. A limit clamps rather than refuses: its
+ * documented maximum is the largest safe integer (the server also clamps
+ * larger ones, which no client has reason to send).
+ */
+export const documentedInteger = (minimum: number, maximum = Number.MAX_SAFE_INTEGER) => ({
+  override: ({ jsonSchema }: { jsonSchema: Record<string, unknown> }) => {
+    for (const key of Object.keys(jsonSchema)) if (!["description", "example", "default"].includes(key)) delete jsonSchema[key];
+    Object.assign(jsonSchema, { type: "integer", format: "int64", minimum, maximum });
+    if (typeof jsonSchema.example === "string") jsonSchema.example = Number(jsonSchema.example);
+    if (typeof jsonSchema.default === "string") jsonSchema.default = Number(jsonSchema.default);
+  },
+});
 
 const integerString = /^-?\d+$/;
 const integer = (name: string, min: number, max: number) =>
@@ -41,11 +73,15 @@ export const limit = z
   .refine((n) => n >= 1, { message: `limit must be an integer from 1 to ${MAX_LIMIT}` })
   .transform((n) => Math.min(n, MAX_LIMIT))
   .default(DEFAULT_LIMIT)
-  .meta({ description: `Rows per page, 1 or more (above ${MAX_LIMIT} is clamped to ${MAX_LIMIT}); default ${DEFAULT_LIMIT}`, example: "50" });
+  .meta({
+    description: `Rows per page, 1 or more (above ${MAX_LIMIT} is clamped to ${MAX_LIMIT}); default ${DEFAULT_LIMIT}`,
+    example: "50",
+    ...documentedInteger(1),
+  });
 
 export const offset = integer("offset", 0, MAX_OFFSET)
   .default(0)
-  .meta({ description: `Rows to skip, 0 to ${MAX_OFFSET}; not with cursor`, example: "0" });
+  .meta({ description: `Rows to skip, 0 to ${MAX_OFFSET}; not with cursor`, example: "0", ...documentedInteger(0, MAX_OFFSET) });
 
 export { OFFER_STATUSES, type OfferStatus, type Side } from "../../lib/offer-status";
 export const status = z.enum(OFFER_STATUSES, { message: `status must be one of ${OFFER_STATUSES.join(", ")}` });
@@ -54,12 +90,14 @@ export const side = z.enum(OFFER_SIDES, { message: "side must be sell or buy" })
 
 /** Unix seconds; large enough for any timestamptz PostgreSQL accepts. */
 export const unixSeconds = (name: string) =>
-  integer(name, 0, 253_402_300_799).meta({ description: "Unix seconds, inclusive", example: "1780617600" });
+  integer(name, 0, MAX_UNIX_SECONDS).meta({ description: "Unix seconds, inclusive", example: "1780617600", ...documentedInteger(0, MAX_UNIX_SECONDS) });
+
+const MAX_UNIX_SECONDS = 253_402_300_799;
 
 export const cursor = z
   .string()
   .regex(/^[A-Za-z0-9_-]{1,200}$/, { message: "cursor must be a nextCursor value from an earlier page" })
-  .meta({ description: "Extension: the nextCursor of an earlier page, to continue after its last row" });
+  .meta({ description: "Extension: the nextCursor of an earlier page, to continue after its last row", maxLength: 200 });
 
 /**
  * Parses the query against a schema of the parameters a route reads; other

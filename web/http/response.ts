@@ -27,11 +27,16 @@ export const CACHE = {
 export type CachePolicy = (typeof CACHE)[keyof typeof CACHE];
 
 /**
- * Every answer may be read from any origin. The rest of CORS (methods, request
- * headers, how long to cache the grant) is read only from a preflight answer,
- * so it is sent there alone.
+ * Every answer may be read from any origin, and a script on another origin
+ * may read the headers it needs to revalidate and to pace itself (a browser
+ * hides all but a few "safelisted" ones otherwise). The rest of CORS (methods,
+ * request headers, how long to cache the grant) is read only from a preflight
+ * answer, so it is sent there alone.
  */
-export const CORS_ORIGIN = { "access-control-allow-origin": "*" } as const;
+export const CORS_ORIGIN = {
+  "access-control-allow-origin": "*",
+  "access-control-expose-headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy",
+} as const;
 
 /** The methods every /v1 route answers: the API is read-only. */
 export const ALLOW = "GET, HEAD, OPTIONS";
@@ -63,15 +68,26 @@ export function strongEtag(text: string | Uint8Array): string {
   return `"${createHash("sha1").update(text).digest("base64url")}"`;
 }
 
+/** A content coding's mark on a strong tag: `"abc"` sent gzipped is `"abc-gzip"` (web/http/encoding-etag.ts). */
+const CODED_TAG = /-(?:gzip|deflate|br)"$/;
+
+/** The tag of the identity body that `tag` (any coding's form, weak or strong) stands for. */
+export function identityTag(tag: string): string {
+  const strong = tag.startsWith("W/") ? tag.slice(2) : tag;
+  return CODED_TAG.test(strong) ? strong.replace(CODED_TAG, '"') : strong;
+}
+
 /**
  * Whether If-None-Match names this entity: `*`, or one of its comma-separated
- * tags by the weak comparison RFC 9110 prescribes for it (W/ ignored).
+ * tags by the weak comparison RFC 9110 prescribes for it (W/ ignored), in the
+ * form of any content coding it was sent in (each coding's body has its own
+ * tag, all of one resource state).
  */
 export function ifNoneMatchHits(header: string | null, etag: string): boolean {
   if (header === null) return false;
   for (const raw of header.split(",")) {
     const tag = raw.trim();
-    if (tag === "*" || tag === etag || (tag.startsWith("W/") && tag.slice(2) === etag)) return true;
+    if (tag === "*" || tag === etag || identityTag(tag) === etag) return true;
   }
   return false;
 }

@@ -174,7 +174,11 @@ export function createRoute(deps: RouteDeps) {
         }
         const params = await context.params;
         const reply = await retryOnceIfUnavailable(() => handler(request, url, params));
-        if (reply instanceof Response) return reply;
+        if (reply instanceof Response) {
+          // The stream spent the budget as any read does, and says so.
+          for (const [name, value] of Object.entries(budget ?? {})) reply.headers.set(name, value);
+          return reply;
+        }
         const response = okResponse(request, reply, budget);
         if (changes !== null && (reply.status ?? 200) === 200) {
           memo.remember(key, { etag: response.headers.get("etag")!, cache: reply.cache, route: pattern }, changes);

@@ -72,7 +72,7 @@ describe("GET /v1/openapi.json", () => {
     expect(candles.responses["400"].content["application/json"].example).toMatchObject({ code: "invalid_parameter" });
     const stream = body.paths["/v1/stream"].get;
     expect(Object.keys(stream.responses["200"].content)).toEqual(["text/event-stream"]);
-    expect(stream.parameters.map((p: any) => p.name)).toEqual(["tokenMint", "paymentMint", "maker", "offerPda", "types", "after"]);
+    expect(stream.parameters.map((p: any) => p.name)).toEqual(["tokenMint", "paymentMint", "maker", "offerPda", "types", "after", "last-event-id"]);
   });
 });
 

@@ -1,29 +1,17 @@
 import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponsesObject } from "zod-openapi";
 import { ERROR_STATUS } from "../errors";
-import { address, cursor } from "../params";
+import { address, BASE58_ADDRESS, MAX_QUERY_VALUE } from "../params";
 import { bookQuery, candleQuery, fillListQuery, makerOfferListQuery, MAX_MINTS, offerFillListQuery, offerListQuery, walletTradeQuery } from "../query-schemas";
+import { errorHeaders, okHeaders, streamHeaders } from "./headers";
 import * as body from "./response-schemas";
 
 // GET /v1/openapi.json: built from the zod schemas that validate each route's
 // query (web/http/query-schemas.ts) and describe its answer
 // (./response-schemas.ts); nothing here restates a parameter or a field.
 
-const rateLimitHeaders = {
-  "ratelimit-limit": z.string().meta({ description: "Requests allowed per window", example: "1200" }),
-  "ratelimit-remaining": z.string().meta({ description: "Requests left in this window", example: "1187" }),
-  "ratelimit-reset": z.string().meta({ description: "Seconds until the window refills; a 429's retry-after", example: "42" }),
-  "ratelimit-policy": z.string().meta({ description: "The budget: requests;w=window seconds", example: "1200;w=60" }),
-};
-
-const okHeaders = z.object({
-  etag: z.string().meta({ description: "A strong validator of the body; send it back as If-None-Match", example: '"q2Fz0cX3bW1hZm0yZQ"' }),
-  "cache-control": z.string().meta({ example: "public, max-age=2, s-maxage=2, stale-while-revalidate=5" }),
-  ...rateLimitHeaders,
-});
-
 const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: "A parameter is missing (missing_parameter) or invalid (invalid_parameter); `param` names it",
+  400: "A parameter is missing (missing_parameter) or invalid (invalid_parameter); `param` names it. Also a request target that is not a path (`GET *`) or a request Node's parser cannot read",
   404: "Not found (not_found)",
   405: "Only GET, HEAD and OPTIONS (method_not_allowed); the allow header lists them",
   429: "Over the request budget (rate_limited); retry after retry-after seconds",
@@ -47,13 +35,9 @@ type ErrorStatus = (typeof ERROR_STATUS)[keyof typeof ERROR_STATUS];
 function errorResponses(statuses: ErrorStatus[]): ZodOpenApiResponsesObject {
   const responses: ZodOpenApiResponsesObject = {};
   for (const status of statuses) {
-    const retry = status === 429 || status === 503 || status === 502;
     responses[String(status) as "400"] = {
       description: ERROR_DESCRIPTIONS[status]!,
-      headers: z.object({
-        ...(retry ? { "retry-after": z.string().meta({ description: "Seconds to wait", example: "5" }) } : {}),
-        ...(status === 405 ? { allow: z.string().meta({ example: "GET, HEAD, OPTIONS" }) } : {}),
-      }),
+      headers: errorHeaders(status),
       content: { "application/json": { schema: body.errorBody, example: ERROR_EXAMPLES[status] } },
     };
   }
@@ -61,8 +45,9 @@ function errorResponses(statuses: ErrorStatus[]): ZodOpenApiResponsesObject {
 }
 
 interface Read {
+  operationId: string;
   summary: string;
-  description?: string;
+  description: string;
   tags: string[];
   query?: z.ZodObject;
   path?: z.ZodObject;
@@ -72,9 +57,10 @@ interface Read {
   errors?: ErrorStatus[];
 }
 
-function read({ summary, description, tags, query, path, ok, example, errors = [] }: Read): { get: ZodOpenApiOperationObject } {
+function read({ operationId, summary, description, tags, query, path, ok, example, errors = [] }: Read): { get: ZodOpenApiOperationObject } {
   return {
     get: {
+      operationId,
       summary,
       description,
       tags,
@@ -91,16 +77,32 @@ function read({ summary, description, tags, query, path, ok, example, errors = [
 const pdaPath = z.object({ pda: address("pda").meta({ description: "The offer's account address" }) });
 const makerPath = z.object({ maker: address("maker").meta({ description: "The maker's wallet" }) });
 const walletPath = z.object({ address: address("address").meta({ description: "The wallet" }) });
+const mintList = `\\s*${BASE58_ADDRESS}\\s*`;
 const tokensQuery = z.object({
-  mints: z.string().meta({ description: `1 to ${MAX_MINTS} comma-separated base58 mints`, example: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v,Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB" }),
+  mints: z.string().meta({
+    description:
+      `1 to ${MAX_MINTS} distinct comma-separated base58 mints (each decoding to 32 bytes); spaces around them and repeats are ignored`,
+    example: "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v,Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB",
+    override: { type: "string", pattern: `^(\\s*,)*${mintList}(,(${mintList})?)*$`, minLength: 32, maxLength: MAX_QUERY_VALUE },
+  }),
 });
+const FEED_TYPE = "(fill|offer|revoke|candle)";
+const eventIdSchema = (what: string) =>
+  z.string().regex(/^\d{1,19}$/).max(19).meta({ description: `${what}: an event id, the decimal string of an earlier event's id: line`, example: "1234" });
 const streamQuery = z.object({
   tokenMint: address("tokenMint").optional(),
   paymentMint: address("paymentMint").optional(),
   maker: address("maker").optional(),
   offerPda: address("offerPda").optional(),
-  types: z.string().optional().meta({ description: "Comma-separated event types to receive (all when absent)", example: "fill,offer" }),
-  after: cursor.optional().meta({ description: "Resume after this event id (as Last-Event-ID)" }),
+  types: z.string().optional().meta({
+    description: "Comma-separated event types to receive, of fill, offer, revoke and candle (fill, offer and revoke when absent)",
+    example: "fill,offer",
+    override: { type: "string", pattern: `^(\\s*,)*\\s*${FEED_TYPE}\\s*(,(\\s*${FEED_TYPE}\\s*)?)*$`, maxLength: MAX_QUERY_VALUE },
+  }),
+  after: eventIdSchema("Resume after this event").optional(),
+});
+const streamHeaderParams = z.object({
+  "last-event-id": eventIdSchema("Resume after this event, as EventSource sends on reconnecting; wins over `after`").optional(),
 });
 
 const EXAMPLE_CANDLES = {
@@ -108,6 +110,11 @@ const EXAMPLE_CANDLES = {
     { time: 1780617600, open: "2.5", high: "2.61", low: "2.48", close: "2.6", volume: "1500000000", quoteVolume: "3862500000", fills: 12 },
   ],
 };
+
+/** Every integer the API reads or writes is a safe JavaScript integer: int64 says so for each (the OWASP ruleset asks it be said). */
+function integersAreInt64({ jsonSchema }: { jsonSchema: { type?: unknown; format?: string } }): void {
+  if (jsonSchema.type === "integer" && jsonSchema.format === undefined) jsonSchema.format = "int64";
+}
 
 export function openApiDocument() {
   return createDocument({
@@ -119,45 +126,123 @@ export function openApiDocument() {
         "Read-only JSON over the offer-book program's offers and fills. Raw amounts are decimal strings in base units. " +
         "Every answer carries a strong ETag (If-None-Match gets 304), a cache policy and the request budget's RateLimit headers.",
     },
-    servers: [{ url: "/" }],
+    servers: [{ url: "/", description: "The origin serving this document: production, or a local run", "x-internal": false }],
     tags: [{ name: "offers" }, { name: "fills" }, { name: "stats" }, { name: "tokens" }, { name: "markets" }, { name: "meta" }],
     paths: {
-      "/v1": read({ summary: "The list of endpoints", tags: ["meta"], ok: body.endpointIndex }),
-      "/v1/openapi.json": read({ summary: "This document (OpenAPI 3.1)", tags: ["meta"], ok: z.object({ openapi: z.string() }).loose() }),
+      "/v1": read({
+        operationId: "listEndpoints",
+        summary: "The list of endpoints",
+        description: "The endpoints of /v1, one line each; the same for every request until a deploy.",
+        tags: ["meta"],
+        ok: body.endpointIndex,
+      }),
+      "/v1/openapi.json": read({
+        operationId: "getOpenApiDocument",
+        summary: "This document (OpenAPI 3.1)",
+        description: "This document, generated from the schemas the server validates with; rendered at /docs.",
+        tags: ["meta"],
+        ok: body.openApiDocument,
+      }),
       "/v1/offers": read({
+        operationId: "listOffers",
         summary: "Offers, newest first or by price within one book",
         tags: ["offers"],
         query: offerListQuery,
         ok: body.offerList,
         errors: [400],
-        description: "sort=price needs tokenMint and paymentMint and pages by offset; otherwise page by `cursor` (extension) or offset.",
+        description:
+          "Rules across parameters (a 400 naming the parameter when broken): sort=price needs both tokenMint and paymentMint and pages by " +
+          "offset, never by cursor; cursor and offset cannot be combined (a cursor with offset other than 0 is refused). Otherwise page by " +
+          "`cursor` (extension) or offset.",
       }),
-      "/v1/offers/{pda}": read({ summary: "One offer", tags: ["offers"], path: pdaPath, ok: body.offer, errors: [400, 404] }),
+      "/v1/offers/{pda}": read({
+        operationId: "getOffer",
+        summary: "One offer",
+        description: "The offer at this account address, in any status; 404 when the index has never seen it.",
+        tags: ["offers"],
+        path: pdaPath,
+        ok: body.offer,
+        errors: [400, 404],
+      }),
       "/v1/offers/{pda}/fills": read({
+        operationId: "listOfferFills",
         summary: "One offer's fills, newest first",
+        description: "cursor and offset cannot be combined; limit defaults to 200 here.",
         tags: ["offers", "fills"],
         path: pdaPath,
         query: offerFillListQuery,
         ok: body.offerFillList,
         errors: [400, 404],
       }),
-      "/v1/fills": read({ summary: "The fill feed, newest first (slot, signature, position)", tags: ["fills"], query: fillListQuery, ok: body.fillList, errors: [400] }),
-      "/v1/makers/{maker}/stats": read({ summary: "A maker's offer counts and volumes", tags: ["stats"], path: makerPath, ok: body.makerStats, errors: [400] }),
-      "/v1/makers/{maker}/offers": read({ summary: "A maker's offers", tags: ["offers"], path: makerPath, query: makerOfferListQuery, ok: body.offerList, errors: [400] }),
-      "/v1/stats": read({ summary: "Protocol totals", tags: ["stats"], ok: body.protocolStats }),
-      "/v1/tokens": read({ summary: "Token metadata for mints", tags: ["tokens"], query: tokensQuery, ok: body.tokenList, errors: [400, 502] }),
-      "/v1/trending": read({ summary: "Trending tokens from the data provider", tags: ["tokens"], ok: body.trending, errors: [502] }),
+      "/v1/fills": read({
+        operationId: "listFills",
+        summary: "The fill feed, newest first (slot, signature, position)",
+        description: "fromTime must not be after toTime; cursor and offset cannot be combined (400 naming the parameter).",
+        tags: ["fills"],
+        query: fillListQuery,
+        ok: body.fillList,
+        errors: [400],
+      }),
+      "/v1/makers/{maker}/stats": read({
+        operationId: "getMakerStats",
+        summary: "A maker's offer counts and volumes",
+        description: "Zeros for a wallet that has made no offer.",
+        tags: ["stats"],
+        path: makerPath,
+        ok: body.makerStats,
+        errors: [400],
+      }),
+      "/v1/makers/{maker}/offers": read({
+        operationId: "listMakerOffers",
+        summary: "A maker's offers",
+        description: "Newest first; cursor and offset cannot be combined.",
+        tags: ["offers"],
+        path: makerPath,
+        query: makerOfferListQuery,
+        ok: body.offerList,
+        errors: [400],
+      }),
+      "/v1/stats": read({
+        operationId: "getProtocolStats",
+        summary: "Protocol totals",
+        description: "Counts of offers by status and volumes by mint over the whole index.",
+        tags: ["stats"],
+        ok: body.protocolStats,
+      }),
+      "/v1/tokens": read({
+        operationId: "listTokens",
+        summary: "Token metadata for mints",
+        description:
+          "Metadata from the token data provider (cached), decimals from the chain where the provider has none. 502 when the provider " +
+          "failed and nothing cached answers; 503 when our own budget of calls to the provider cannot serve the request in time, or the " +
+          "chain did not answer; both with retry-after.",
+        tags: ["tokens"],
+        query: tokensQuery,
+        ok: body.tokenList,
+        errors: [400, 502],
+      }),
+      "/v1/trending": read({
+        operationId: "listTrendingTokens",
+        summary: "Trending tokens from the data provider",
+        description: "The provider's trending list of the last 24 hours, refreshed at most every 30 seconds.",
+        tags: ["tokens"],
+        ok: body.trending,
+        errors: [502],
+      }),
       "/v1/markets": read({
+        operationId: "listMarkets",
         summary: "Extension: pairs with open offers or fills in the last 24 hours, busiest first",
+        description: "Every pair with an open offer or a fill in the last 24 hours, with its best prices and 24-hour volume.",
         tags: ["markets"],
         ok: body.marketList,
       }),
       "/v1/candles": read({
+        operationId: "listCandles",
         summary: "Extension: OHLC candles of one pair",
         description:
           "Buckets with fills whose start lies in [fromTime, toTime], the newest `limit` of them, oldest first. Prices are raw payment " +
           "units per raw token unit (pricePerToken / 10^priceScale of the filled offer); open and close by slot, then signature and " +
-          "position. To page back, pass toTime = the oldest time minus one. includeEmpty=true answers every bucket up to toTime's " +
+          "position. To page back, pass toTime = the oldest time minus one; fromTime must not be after toTime. includeEmpty=true answers every bucket up to toTime's " +
           "(or now's), from the pair's first candle on, the newest `limit` of them. units=human and invert=true reshape the values " +
           "(see docs/api.md#candles).",
         tags: ["markets"],
@@ -167,6 +252,7 @@ export function openApiDocument() {
         errors: [400, 502],
       }),
       "/v1/book": read({
+        operationId: "getBook",
         summary: "Extension: the L2 book of one pair",
         description:
           "Open offers (as status=open: active and not past expiry) aggregated by exact price: asks lowest first, bids highest first, " +
@@ -178,6 +264,7 @@ export function openApiDocument() {
         errors: [400],
       }),
       "/v1/wallets/{address}/trades": read({
+        operationId: "listWalletTrades",
         summary: "Extension: a wallet's fills as maker or taker, newest first",
         description: "Each row is a Fill with the wallet's role in it. Page by `cursor` (the fill feed's keyset) or offset.",
         tags: ["fills"],
@@ -188,16 +275,23 @@ export function openApiDocument() {
       }),
       "/v1/stream": {
         get: {
+          operationId: "streamEvents",
           summary: "Extension: live events as server-sent events",
-          description: "Each event's id can be passed back as `after` (or Last-Event-ID) to resume.",
+          description:
+            "Each event's id can be passed back as `after` (or the Last-Event-ID header, which wins when both are sent) to resume. " +
+            "429 also when this client has too many streams open.",
           tags: ["fills"],
-          requestParams: { query: streamQuery },
+          requestParams: { query: streamQuery, header: streamHeaderParams },
           responses: {
-            "200": { description: "An event stream", content: { "text/event-stream": { schema: z.string() } } },
-            ...errorResponses([400, 429, 503]),
+            "200": {
+              description: "An event stream",
+              headers: streamHeaders,
+              content: { "text/event-stream": { schema: z.string().max(1_000_000_000).meta({ description: "Server-sent events, without end" }) } },
+            },
+            ...errorResponses([400, 405, 429, 500, 503]),
           },
         },
       },
     },
-  });
+  }, { override: integersAreInt64 });
 }

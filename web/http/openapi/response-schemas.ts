@@ -1,6 +1,6 @@
 import { z } from "zod";
 import "zod-openapi";
-import { BOOK_LEVEL_FIELDS } from "../../../lib/db/reads/book";
+import { BOOK_LEVEL_FIELDS, MAX_BOOK_DEPTH } from "../../../lib/db/reads/book";
 import { CANDLE_FIELDS } from "../../../lib/db/reads/candles";
 import type { FieldKind, Fields } from "../../../lib/db/reads/fields";
 import { FILL_FIELDS, OFFER_FILL_FIELDS } from "../../../lib/db/reads/fills";
@@ -10,6 +10,11 @@ import { MAKER_STATS_FIELDS, PROTOCOL_STATS_FIELDS } from "../../../lib/db/reads
 import { WALLET_TRADE_FIELDS } from "../../../lib/db/reads/wallet-trades";
 import { OFFER_SIDES } from "../../../lib/program/offer-account";
 import { ERROR_STATUS } from "../errors";
+import { BASE58_ADDRESS, MAX_LIMIT, MAX_QUERY_VALUE } from "../params";
+import { MAX_CANDLES, MAX_MINTS } from "../query-schemas";
+
+/** The provider's trending list is asked for at most this many (lib/tokens/service.ts clamps trendingLimit). */
+const MAX_TRENDING = 100;
 import { OFFER_STATUSES } from "../../../lib/offer-status";
 
 // The /v1 response bodies as zod schemas: the OpenAPI document is generated
@@ -25,22 +30,29 @@ const EXAMPLE_WALLET = "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM";
 const EXAMPLE_PDA = "7xKXtg2CW87d97TXJSDpbD5jBkheTqA83TZRuJosgAsU";
 const EXAMPLE_SIGNATURE = "5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW";
 
-export const address = z.string().meta({ description: "A base58 address of 32 bytes", example: EXAMPLE_WALLET });
-/** A raw u64 amount (or a sum of them) as a decimal string: exact beyond 2^53. */
-export const amount = z.string().regex(/^\d+$/).meta({ description: "A raw amount in base units, as a decimal string", example: "1500000" });
-const slot = z.string().regex(/^\d+$/).meta({ description: "A slot, as a decimal string", example: "312345678" });
-const isoTime = z.string().meta({ description: "ISO 8601 UTC with milliseconds", example: "2026-06-01T12:00:00.000Z", format: "date-time" });
+export const address = z
+  .string()
+  .regex(new RegExp(`^${BASE58_ADDRESS}$`))
+  .min(32)
+  .max(44)
+  .meta({ description: "A base58 address of 32 bytes", example: EXAMPLE_WALLET });
+/** A raw u64 amount (or a sum of them, numeric in SQL: 78 digits hold 2^256) as a decimal string: exact beyond 2^53. */
+export const amount = z.string().regex(/^\d+$/).max(78).meta({ description: "A raw amount in base units, as a decimal string", example: "1500000" });
+const slot = z.string().regex(/^\d+$/).max(20).meta({ description: "A slot (u64), as a decimal string", example: "312345678" });
+const isoTime = z.string().max(32).meta({ description: "ISO 8601 UTC with milliseconds", example: "2026-06-01T12:00:00.000Z", format: "date-time" });
 const count = z.number().int().min(0);
+/** A u64 over 10^priceScale (a u8): at most 20 digits, the point, 255 decimals. */
 const decimalPrice = z
   .string()
   .regex(/^\d+(\.\d*[1-9])?$/)
+  .max(280)
   .meta({ description: "An exact decimal price in raw payment units per raw token unit, no trailing zeros", example: "2.5" });
-const mintMap = z.record(z.string(), amount).meta({ description: "Raw amounts keyed by mint", example: { [EXAMPLE_MINT]: "1250000000" } });
+const mintMap = z.record(address, amount).meta({ description: "Raw amounts keyed by mint", example: { [EXAMPLE_MINT]: "1250000000" } });
 
 /** The schema of each kind of field; a nested object ("object") is the schema of its own fields. */
 const KIND_SCHEMAS: Record<Exclude<FieldKind, "object">, z.ZodType> = {
   address,
-  signature: z.string().meta({ example: EXAMPLE_SIGNATURE }),
+  signature: z.string().regex(/^[1-9A-HJ-NP-Za-km-z]{64,88}$/).min(64).max(88).meta({ description: "A transaction signature (64 bytes, base58)", example: EXAMPLE_SIGNATURE }),
   amount,
   slot,
   time: isoTime,
@@ -68,26 +80,27 @@ function bodyOf<F extends Fields>(fields: F, refinements: Refinements<F> = {}): 
 
 export const errorBody = z
   .object({
-    error: z.string().meta({ description: "What went wrong and how to fix it, for a person" }),
+    // A not_found message quotes the path, which Node bounds at 16 KB with the request line.
+    error: z.string().max(2 * MAX_QUERY_VALUE).meta({ description: "What went wrong and how to fix it, for a person" }),
     code: z.enum(Object.keys(ERROR_STATUS) as [keyof typeof ERROR_STATUS, ...(keyof typeof ERROR_STATUS)[]]),
-    param: z.string().optional().meta({ description: "The parameter at fault, for 400s" }),
+    param: z.string().max(64).optional().meta({ description: "The parameter at fault, for 400s" }),
   })
   .meta({ id: "Error", example: { error: "limit must be an integer from 1 to 200", code: "invalid_parameter", param: "limit" } });
 
 export const offer = bodyOf(OFFER_FIELDS, { pda: (s) => s.meta({ example: EXAMPLE_PDA }) }).meta({ id: "Offer" });
 
-const nextCursor = z.string().nullable().meta({ description: "Extension: pass back as `cursor` for the next page; null on the last page" });
+const nextCursor = z.string().regex(/^[A-Za-z0-9_-]{1,200}$/).max(200).nullable().meta({ description: "Extension: pass back as `cursor` for the next page; null on the last page" });
 
-export const offerList = z.object({ offers: z.array(offer), limit: count, offset: count, nextCursor }).meta({ id: "OfferList" });
+export const offerList = z.object({ offers: z.array(offer).max(MAX_LIMIT), limit: count, offset: count, nextCursor }).meta({ id: "OfferList" });
 
 const ixIndex = (s: z.ZodType) => s.meta({ description: "Extension: the take's position in its transaction" });
 
 export const fill = bodyOf(FILL_FIELDS, { ixIndex, maker: (s) => s.meta({ description: "Extension: the offer's maker" }) }).meta({ id: "Fill" });
 
-export const fillList = z.object({ fills: z.array(fill), limit: count, offset: count, nextCursor }).meta({ id: "FillList" });
+export const fillList = z.object({ fills: z.array(fill).max(MAX_LIMIT), limit: count, offset: count, nextCursor }).meta({ id: "FillList" });
 
 export const offerFill = bodyOf(OFFER_FILL_FIELDS, { ixIndex }).meta({ id: "OfferFill" });
-export const offerFillList = z.object({ fills: z.array(offerFill), limit: count, offset: count, nextCursor }).meta({ id: "OfferFillList" });
+export const offerFillList = z.object({ fills: z.array(offerFill).max(MAX_LIMIT), limit: count, offset: count, nextCursor }).meta({ id: "OfferFillList" });
 
 const extension = (s: z.ZodType) => s.meta({ description: "Extension" });
 
@@ -105,7 +118,7 @@ export const token = z
   })
   .meta({ id: "Token", description: "symbol, name and decimals are null for a mint neither the provider nor the chain knows (extension)" });
 
-export const tokenList = z.object({ tokens: z.array(token) }).meta({ id: "TokenList" });
+export const tokenList = z.object({ tokens: z.array(token).max(MAX_MINTS) }).meta({ id: "TokenList" });
 
 const nullableFigure = z.number().nullable();
 export const trendingItem = z
@@ -129,7 +142,7 @@ export const trendingItem = z
 
 export const trending = z
   .object({
-    items: z.array(trendingItem),
+    items: z.array(trendingItem).max(MAX_TRENDING),
     fetchedAt: z.number().int().meta({ description: "Unix seconds of the upstream fetch" }),
     source: z.enum(["cache", "live"]).meta({ description: "Extension" }),
     count,
@@ -159,7 +172,7 @@ export const candle = bodyOf(CANDLE_FIELDS, {
   description: "With units=human or invert=true, prices and volumes are exact decimals that may have a fractional part (an inverted price rounded to 18 significant digits)",
 });
 
-export const candleList = z.object({ candles: z.array(candle) }).meta({ id: "CandleList" });
+export const candleList = z.object({ candles: z.array(candle).max(MAX_CANDLES) }).meta({ id: "CandleList" });
 
 const level = bodyOf(BOOK_LEVEL_FIELDS, {
   size: (s) => s.meta({ description: "Sum of the open offers' remainingSize at this price" }),
@@ -173,12 +186,16 @@ export const book = z
     depth: count.meta({ description: "The price levels per side asked for (after clamping)" }),
     slot: slot.nullable().meta({ description: "The scanner's newest applied slot when the book was read; null before its first" }),
     feedId: z.string().regex(/^\d+$/).meta({ description: "The newest live-feed event id the book reflects: /v1/stream?after=feedId continues from it", example: "48213" }),
-    asks: z.array(level).meta({ description: "Sell offers by price, lowest first" }),
-    bids: z.array(level).meta({ description: "Buy offers by price, highest first" }),
+    asks: z.array(level).max(MAX_BOOK_DEPTH).meta({ description: "Sell offers by price, lowest first" }),
+    bids: z.array(level).max(MAX_BOOK_DEPTH).meta({ description: "Buy offers by price, highest first" }),
   })
   .meta({ id: "Book" });
 
 export const walletTrade = bodyOf(WALLET_TRADE_FIELDS, { ixIndex }).meta({ id: "WalletTrade" });
-export const walletTradeList = z.object({ trades: z.array(walletTrade), limit: count, offset: count, nextCursor }).meta({ id: "WalletTradeList" });
+export const walletTradeList = z.object({ trades: z.array(walletTrade).max(MAX_LIMIT), limit: count, offset: count, nextCursor }).meta({ id: "WalletTradeList" });
 
-export const endpointIndex = z.object({ version: z.literal("v1"), endpoints: z.array(z.string()) }).meta({ id: "EndpointIndex" });
+export const endpointIndex = z
+  .object({ version: z.literal("v1"), endpoints: z.array(z.string().max(200)).max(50) })
+  .meta({ id: "EndpointIndex" });
+
+export const openApiDocument = z.object({ openapi: z.literal("3.1.0") }).loose().meta({ id: "OpenApiDocument" });

@@ -28,7 +28,7 @@ export function DepthTable({ side, offers, rowAction }: { side: "sell" | "buy"; 
   const depths = cumulativeDepths(offers);
   const total = depths[depths.length - 1] ?? 0n;
   return (
-    <div className="overflow-x-auto">
+    <div className="relative overflow-x-auto">
       <table className="w-full text-sm" data-testid={side === "sell" ? "asks-table" : "bids-table"}>
         <thead className="border-b border-line">
           <tr>
@@ -54,8 +54,10 @@ export function DepthTable({ side, offers, rowAction }: { side: "sell" | "buy"; 
                 style={{ backgroundImage: `linear-gradient(to left, ${bar} ${width}%, transparent ${width}%)` }}
               >
                 <td className={`px-3 py-1.5 font-medium ${colour}`}>
-                  <Link href={`/offers/${o.pda}`} prefetch={false} className="hover:underline focus-visible:outline-2 focus-visible:outline-accent" aria-label={`Open offer ${o.pda}`}>
+                  <Link href={`/offers/${o.pda}`} prefetch={false} className="hover:underline focus-visible:outline-2 focus-visible:outline-accent" title={`Open offer ${o.pda}`}>
                     <OfferPrice price={o} tokenMint={o.tokenMint} paymentMint={o.paymentMint} />
+                    {/* The link's name begins with what it shows (WCAG 2.5.3), then says where it goes. */}
+                    <span className="sr-only">: open the offer</span>
                   </Link>
                 </td>
                 <td className={`${tdRight} py-1.5`} data-col="remaining">

@@ -36,7 +36,7 @@ export function FillsTable({ fills, columns = {}, fresh, emptyTitle = "No fills"
   const arrived = useArrived(fills, fresh);
   if (fills.length === 0) return <EmptyState title={emptyTitle}>Fills appear here as takers take offers.</EmptyState>;
   return (
-    <div className="overflow-x-auto">
+    <div className="relative overflow-x-auto">
       <table className="w-full text-sm" data-testid="fills-table">
         <thead className="border-b border-line">
           <tr>

@@ -144,7 +144,7 @@ export function ActionFlow({ wallet, plan, confirmLabel, onClose }: { wallet: Co
           <p className="text-xs text-muted" data-testid="confirm-fee">
             {step.prepared.transactions.length > 1 ? `${step.prepared.transactions.length} transactions, ` : ""}network fee about {formatUnits(step.prepared.feeLamports, 9)} SOL. The simulation succeeded.
           </p>
-          <button type="button" className="rounded-lg bg-accent px-4 py-2 text-sm font-medium text-white" data-testid="confirm-button" onClick={() => void confirm(step.plan, step.prepared)}>
+          <button type="button" className="rounded-lg bg-accent px-4 py-2 text-sm font-medium text-on-accent" data-testid="confirm-button" onClick={() => void confirm(step.plan, step.prepared)}>
             {confirmLabel}
           </button>
         </div>

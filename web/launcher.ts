@@ -26,6 +26,7 @@ import { fileURLToPath } from "node:url";
 import next from "next";
 import { env } from "../platform/env";
 import { ApiError } from "./http/errors";
+import { allowBackForwardCache, isPageDocumentRequest } from "./http/page-cache";
 import { CLIENT_ADDRESS_HEADER, errorResponse, methodNotAllowed, type RequestHeaders } from "./http/route";
 import { requestObserver } from "../platform/metrics";
 import { exitWithOneLine, StartupError } from "../platform/startup-error";
@@ -106,6 +107,7 @@ async function main(): Promise<void> {
       return;
     }
     const handOver = () => {
+      if (!isApiPath(url) && isPageDocumentRequest(req)) allowBackForwardCache(res);
       if (nextServer.handle) return void nextServer.handle(req, res);
       void prepared.then(() => nextServer.handle!(req, res));
     };

@@ -7,7 +7,7 @@ import { depthPercent } from "@/client/price";
 import type { Offer } from "@/client/types";
 import { EmptyState } from "../ui/states";
 import { tdRight, th, thRight } from "../ui/panel";
-import { OfferPrice, TokenAmount } from "../ui/token";
+import { OfferPrice, TokenAmount, TokenSymbol } from "../ui/token";
 
 /** Running totals of remaining size, best price first. */
 function cumulativeDepths(offers: Offer[]): bigint[] {
@@ -32,10 +32,19 @@ export function DepthTable({ side, offers, rowAction }: { side: "sell" | "buy"; 
       <table className="w-full text-sm" data-testid={side === "sell" ? "asks-table" : "bids-table"}>
         <thead className="border-b border-line">
           <tr>
-            <th className={th}>Price</th>
-            <th className={thRight}>Remaining</th>
-            <th className={`${thRight} hidden sm:table-cell`}>Size</th>
-            <th className={thRight}>Depth</th>
+            {/* Units in every header: a price is payment per token, sizes are in the token. */}
+            <th className={th}>
+              Price <span className="font-normal normal-case">(<TokenSymbol mint={offers[0]!.paymentMint} />)</span>
+            </th>
+            <th className={thRight}>
+              Remaining <span className="font-normal normal-case">(<TokenSymbol mint={offers[0]!.tokenMint} />)</span>
+            </th>
+            <th className={`${thRight} hidden sm:table-cell`}>
+              Size <span className="font-normal normal-case">(<TokenSymbol mint={offers[0]!.tokenMint} />)</span>
+            </th>
+            <th className={thRight}>
+              Depth <span className="font-normal normal-case">(<TokenSymbol mint={offers[0]!.tokenMint} />)</span>
+            </th>
             {rowAction && <th className={thRight}><span className="sr-only">Action</span></th>}
           </tr>
         </thead>

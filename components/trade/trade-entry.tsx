@@ -50,6 +50,8 @@ export function TakeButton({ offer, className = smallButton }: { offer: Offer; c
   const gate = useWalletGate();
   // An open dialog stays when the offer fills under it (its own take, indexed before the wallet's confirmation arrives).
   if (offer.status !== "open" && !gate.open) return null;
+  // The connected wallet's own offer is cancelled, not taken.
+  if (gate.wallet?.address === offer.maker && !gate.open) return null;
   return (
     <>
       <button type="button" className={className} onClick={gate.request} data-testid="take-button" data-take-offer={offer.pda}>

@@ -44,7 +44,8 @@ export default async function RootLayout({ children }: { children: ReactNode }) 
             Skip to content
           </a>
           <SiteHeader cluster={explorer.cluster} />
-          <main id="main" className="mx-auto max-w-7xl px-4 py-6">
+          {/* At least a screen tall: the footer starts below the fold, so content arriving late never pushes it across the screen (layout shift). */}
+          <main id="main" className="mx-auto min-h-screen max-w-7xl px-4 py-6">
             {children}
           </main>
           <footer className="mx-auto max-w-7xl px-4 pb-8 pt-2 text-xs text-muted">

@@ -10,6 +10,7 @@ import { addressOf } from "../tests/helpers/fixtures";
 import { DESKTOP, isolate, launchChromium } from "../tests/e2e/browser";
 import { BONK, JUP, MAKER_A, offerByLabel, seedExplorer } from "../tests/e2e/seed";
 import { ensureBuild, log, ROOT, startNext } from "./harness";
+import { measureQuality, meetsTargets, qualityTable } from "./web-quality";
 
 // `npm run bench:web`: for each page of the explorer, the JavaScript its first
 // load sends (gzip) and first-contentful-paint / largest-contentful-paint in
@@ -22,6 +23,10 @@ import { ensureBuild, log, ROOT, startNext } from "./harness";
 // wallet or trading code in any first load: the wallet panel (adapter,
 // web3.js) loads on "Connect wallet", the demo wallet on "Create demo
 // wallet"; both are measured on their own.
+//
+// Then, per page at desktop and phone widths (bench/web-quality.ts): axe-core
+// violations (WCAG 2 A/AA) and Lighthouse 12's performance, accessibility and
+// best-practice scores with CLS and total blocking time.
 //
 // BENCH_WEB_SIZES_ONLY=1: one load per page and no paint figures (sizes do
 // not depend on timing, so this part needs no quiet machine).
@@ -224,8 +229,14 @@ try {
   rows.push(`${"wallet panel".padEnd(16)}  ${kb(chunks.panel).padStart(14)}  loaded on "Connect wallet" (adapter, web3.js), in no first load`);
   rows.push(`${"demo wallet".padEnd(16)}  ${kb(chunks.demo).padStart(14)}  loaded on "Create demo wallet", in no first load`);
   console.log(rows.join("\n"));
+  if (!SIZES_ONLY) {
+    log("axe-core (WCAG 2 A/AA) and Lighthouse 12 per page, desktop preset and default (phone) run");
+    const quality = await measureQuality(browser, base, pages.filter(([name]) => name !== "offer 404").concat([["docs", "/docs"]]));
+    console.log(qualityTable(quality));
+    failures += quality.filter((r) => !meetsTargets(r)).length;
+  }
   log(
-    `targets: first-load JS < ${kb(JS_BUDGET)}${SIZES_ONLY ? "" : `, LCP < ${LCP_BUDGET} ms`}, no wallet code in a first load: ${failures === 0 ? "all met" : `${failures} page(s) over`}`,
+    `targets: first-load JS < ${kb(JS_BUDGET)}${SIZES_ONLY ? "" : `, LCP < ${LCP_BUDGET} ms`}, no wallet code in a first load${SIZES_ONLY ? "" : "; per page and width: CLS < 0.1, no axe violation, Lighthouse accessibility and best practices >= 95"}: ${failures === 0 ? "all met" : `${failures} page(s) over`}`,
   );
 } finally {
   await browser.close();

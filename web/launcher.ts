@@ -36,6 +36,7 @@ import { tagPerEncoding } from "./http/encoding-etag";
 import { ApiError } from "./http/errors";
 import { isApiPath, judgeTarget } from "./http/request-target";
 import { ALLOW, CORS_ORIGIN, CORS_PREFLIGHT_HEADERS } from "./http/response";
+import { allowBackForwardCache, isPageDocumentRequest } from "./http/page-cache";
 import { CLIENT_ADDRESS_HEADER, errorResponse, methodNotAllowed, type RequestHeaders } from "./http/route";
 import { requestObserver } from "../platform/metrics";
 import { exitWithOneLine, StartupError } from "../platform/startup-error";
@@ -128,6 +129,7 @@ async function main(): Promise<void> {
     }
     if (isApiPath(url)) tagPerEncoding(res, req.headers["if-none-match"]);
     const handOver = () => {
+      if (!isApiPath(url) && isPageDocumentRequest(req)) allowBackForwardCache(res);
       if (nextServer.handle) return void nextServer.handle(req, res);
       void prepared.then(() => nextServer.handle!(req, res));
     };

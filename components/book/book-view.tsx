@@ -51,6 +51,12 @@ function SpreadBar({ asks, bids, tokenMint, paymentMint }: { asks: OfferList; bi
           {s ? `${s.percent}%` : "—"}
           {s?.absolute && <span className="ml-2 text-xs font-normal text-muted">{s.absolute}</span>}
         </dd>
+        {/* A bid at or above the best ask: each could take the other at once (no matching engine here). */}
+        {s && (s.percent.startsWith("-") || /^0(\.0*)?$/.test(s.percent)) && (
+          <p className="mt-1 text-xs font-medium text-warn" data-testid="crossed-book">
+            Crossed book: the best bid is at or above the best ask; a taker can buy below a bid here.
+          </p>
+        )}
       </div>
       <div className="rounded-xl border border-line bg-panel px-4 py-3">
         <dt className="text-xs uppercase tracking-wide text-muted">Best bid</dt>

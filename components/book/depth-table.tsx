@@ -7,7 +7,7 @@ import { depthPercent } from "@/client/price";
 import type { Offer } from "@/client/types";
 import { EmptyState } from "../ui/states";
 import { tdRight, th, thRight } from "../ui/panel";
-import { OfferPrice, TokenAmount } from "../ui/token";
+import { OfferPrice, TokenAmount, TokenSymbol } from "../ui/token";
 
 /** Running totals of remaining size, best price first. */
 function cumulativeDepths(offers: Offer[]): bigint[] {
@@ -28,14 +28,23 @@ export function DepthTable({ side, offers, rowAction }: { side: "sell" | "buy"; 
   const depths = cumulativeDepths(offers);
   const total = depths[depths.length - 1] ?? 0n;
   return (
-    <div className="overflow-x-auto">
+    <div className="relative overflow-x-auto">
       <table className="w-full text-sm" data-testid={side === "sell" ? "asks-table" : "bids-table"}>
         <thead className="border-b border-line">
           <tr>
-            <th className={th}>Price</th>
-            <th className={thRight}>Remaining</th>
-            <th className={`${thRight} hidden sm:table-cell`}>Size</th>
-            <th className={thRight}>Depth</th>
+            {/* Units in every header: a price is payment per token, sizes are in the token. */}
+            <th className={th}>
+              Price <span className="font-normal normal-case">(<TokenSymbol mint={offers[0]!.paymentMint} />)</span>
+            </th>
+            <th className={thRight}>
+              Remaining <span className="font-normal normal-case">(<TokenSymbol mint={offers[0]!.tokenMint} />)</span>
+            </th>
+            <th className={`${thRight} hidden sm:table-cell`}>
+              Size <span className="font-normal normal-case">(<TokenSymbol mint={offers[0]!.tokenMint} />)</span>
+            </th>
+            <th className={thRight}>
+              Depth <span className="font-normal normal-case">(<TokenSymbol mint={offers[0]!.tokenMint} />)</span>
+            </th>
             {rowAction && <th className={thRight}><span className="sr-only">Action</span></th>}
           </tr>
         </thead>
@@ -54,8 +63,10 @@ export function DepthTable({ side, offers, rowAction }: { side: "sell" | "buy"; 
                 style={{ backgroundImage: `linear-gradient(to left, ${bar} ${width}%, transparent ${width}%)` }}
               >
                 <td className={`px-3 py-1.5 font-medium ${colour}`}>
-                  <Link href={`/offers/${o.pda}`} prefetch={false} className="hover:underline focus-visible:outline-2 focus-visible:outline-accent" aria-label={`Open offer ${o.pda}`}>
+                  <Link href={`/offers/${o.pda}`} prefetch={false} className="hover:underline focus-visible:outline-2 focus-visible:outline-accent" title={`Open offer ${o.pda}`}>
                     <OfferPrice price={o} tokenMint={o.tokenMint} paymentMint={o.paymentMint} />
+                    {/* The link's name begins with what it shows (WCAG 2.5.3), then says where it goes. */}
+                    <span className="sr-only">: open the offer</span>
                   </Link>
                 </td>
                 <td className={`${tdRight} py-1.5`} data-col="remaining">

@@ -85,7 +85,7 @@ export function FillFiltersForm({ values, tokenOptions }: { values: FillFilterVa
         <input type="datetime-local" className={`${input} mt-1`} value={draft.to} onChange={set("to")} name="to" />
       </label>
       <div className="flex flex-wrap items-center gap-2 sm:col-span-2 lg:col-span-3">
-        <button type="submit" className="h-9 rounded-lg bg-accent px-4 text-sm font-medium text-white hover:opacity-90">
+        <button type="submit" className="h-9 rounded-lg bg-accent px-4 text-sm font-medium text-on-accent hover:opacity-90">
           Apply filters
         </button>
         <button type="button" onClick={() => go({})} className="h-9 rounded-lg border border-line px-3 text-sm hover:bg-raised">

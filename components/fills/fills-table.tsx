@@ -11,12 +11,20 @@ import { FillPrice, TokenAmount, TokenLabel, TokenSymbol } from "../ui/token";
 
 export const fillKey = (f: Pick<Fill, "signature" | "ixIndex">) => `${f.signature}/${f.ixIndex ?? 0}`;
 
-/** A fill of a sell offer is a taker's buy; of a buy offer, a taker's sell. */
+/**
+ * The taker's direction, with the offer's side (the API's `side`) beside it,
+ * so the two never read as contradicting: a fill of a sell offer is a
+ * taker's buy ("Buy · ask"), of a buy offer a taker's sell ("Sell · bid").
+ */
 export function TradeType({ side }: { side: Fill["side"] }) {
   return side === "sell" ? (
-    <span className="font-medium text-bid" title="The taker bought from a sell offer (ask)">Buy</span>
+    <span className="whitespace-nowrap" title="The taker bought from a sell offer (ask); the API's side is the offer's: sell" data-side={side}>
+      <span className="font-medium text-bid">Buy</span> <span className="text-xs text-muted">· ask</span>
+    </span>
   ) : (
-    <span className="font-medium text-ask" title="The taker sold into a buy offer (bid)">Sell</span>
+    <span className="whitespace-nowrap" title="The taker sold into a buy offer (bid); the API's side is the offer's: buy" data-side={side}>
+      <span className="font-medium text-ask">Sell</span> <span className="text-xs text-muted">· bid</span>
+    </span>
   );
 }
 
@@ -36,13 +44,15 @@ export function FillsTable({ fills, columns = {}, fresh, emptyTitle = "No fills"
   const arrived = useArrived(fills, fresh);
   if (fills.length === 0) return <EmptyState title={emptyTitle}>Fills appear here as takers take offers.</EmptyState>;
   return (
-    <div className="overflow-x-auto">
+    <div className="relative overflow-x-auto">
       <table className="w-full text-sm" data-testid="fills-table">
         <thead className="border-b border-line">
           <tr>
             <th className={th}>Time</th>
             {pair && <th className={th}>Pair</th>}
-            <th className={th}>Type</th>
+            <th className={th} title="The taker's direction, then the side of the offer it took (the API's side)">
+              Taker · offer
+            </th>
             <th className={thRight}>Price</th>
             <th className={thRight}>Amount</th>
             <th className={thRight}>Total</th>

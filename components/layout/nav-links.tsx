@@ -26,6 +26,10 @@ export function NavLinks() {
           </Link>
         );
       })}
+      {/* The API reference is a page of its own (no app shell), so a plain link rather than a client-side one. */}
+      <a href="/docs" className="rounded-md px-2.5 py-1.5 font-medium text-muted hover:text-fg">
+        API
+      </a>
     </nav>
   );
 }

@@ -47,7 +47,7 @@ function Totals({ title, amounts, testId }: { title: string; amounts: Record<str
 function OffersTable({ list }: { list: OfferList }) {
   if (list.offers.length === 0) return <EmptyState title="No offers with this status" />;
   return (
-    <div className="overflow-x-auto">
+    <div className="relative overflow-x-auto">
       <table className="w-full text-sm" data-testid="maker-offers">
         <thead className="border-b border-line">
           <tr>
@@ -165,7 +165,7 @@ export function MakerView({ maker, status, cursor, initial, feedAfter }: { maker
                 aria-selected={s === status}
                 href={s === "open" ? `/makers/${maker}` : `/makers/${maker}?status=${s}`}
                 scroll={false}
-                className={`rounded-md px-2.5 py-1 text-xs font-medium capitalize ${s === status ? "bg-accent text-white" : "text-muted hover:bg-raised hover:text-fg"}`}
+                className={`rounded-md px-2.5 py-1 text-xs font-medium capitalize ${s === status ? "bg-accent text-on-accent" : "text-muted hover:bg-raised hover:text-fg"}`}
               >
                 {s} <span className="opacity-75">{counts[s] ?? 0}</span>
               </Link>

@@ -55,7 +55,7 @@ export function MarketsTable({ initial, feedAfter }: { initial: Market[]; feedAf
   return (
     <>
       <StaleNote error={error} />
-      <div className="overflow-x-auto">
+      <div className="relative overflow-x-auto">
         <table className="w-full text-sm" data-testid="markets-table">
           <thead className="border-b border-line">
             <tr>

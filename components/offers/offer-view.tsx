@@ -68,8 +68,8 @@ export function OfferView({ initial, initialFills, feedAfter }: { initial: Offer
     <div className="space-y-6">
       <div className="flex flex-wrap items-center gap-3">
         <TokenLabel mint={offer.tokenMint} size={40} />
-        <div>
-          <h1 className="flex flex-wrap items-center gap-2 text-xl font-semibold tracking-tight">
+        <div className="min-w-0 [overflow-wrap:anywhere]">
+          <h1 className="flex min-w-0 flex-wrap items-center gap-2 text-xl font-semibold tracking-tight [overflow-wrap:anywhere]">
             {offer.side === "sell" ? "Sell" : "Buy"} {token?.symbol ?? "token"} for <TokenSymbol mint={offer.paymentMint} />
             <SideBadge side={offer.side} />
             <StatusBadge status={offer.status} />
@@ -143,7 +143,7 @@ export function OfferView({ initial, initialFills, feedAfter }: { initial: Offer
           </Panel>
           <Panel title="Trade">
             <div className="flex flex-wrap items-center gap-2 px-4 py-4" data-testid="offer-trade">
-              <TakeButton offer={offer} className="rounded-lg bg-accent px-4 py-1.5 text-sm font-medium text-white" />
+              <TakeButton offer={offer} className="rounded-lg bg-accent px-4 py-1.5 text-sm font-medium text-on-accent" />
               <OfferActionsSlot offer={offer} prompt />
             </div>
           </Panel>

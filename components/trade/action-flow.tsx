@@ -51,8 +51,9 @@ function TxLinks({ signatures }: { signatures: string[] }) {
     <ul className="space-y-1">
       {signatures.map((s) => (
         <li key={s}>
-          <a href={explorerUrl(config, "tx", s)} target="_blank" rel="noreferrer" className="break-all font-mono text-xs text-accent hover:underline" data-testid="tx-link" data-signature={s}>
-            {s}
+          {/* A short signature and where the link goes; the full one is in the link's title and address. */}
+          <a href={explorerUrl(config, "tx", s)} target="_blank" rel="noreferrer" className="text-xs text-accent hover:underline" title={s} data-testid="tx-link" data-signature={s}>
+            Transaction <span className="font-mono">{s.slice(0, 6)}…{s.slice(-6)}</span> on Solana Explorer ↗
           </a>
         </li>
       ))}
@@ -144,7 +145,7 @@ export function ActionFlow({ wallet, plan, confirmLabel, onClose }: { wallet: Co
           <p className="text-xs text-muted" data-testid="confirm-fee">
             {step.prepared.transactions.length > 1 ? `${step.prepared.transactions.length} transactions, ` : ""}network fee about {formatUnits(step.prepared.feeLamports, 9)} SOL. The simulation succeeded.
           </p>
-          <button type="button" className="rounded-lg bg-accent px-4 py-2 text-sm font-medium text-white" data-testid="confirm-button" onClick={() => void confirm(step.plan, step.prepared)}>
+          <button type="button" className="rounded-lg bg-accent px-4 py-2 text-sm font-medium text-on-accent" data-testid="confirm-button" onClick={() => void confirm(step.plan, step.prepared)}>
             {confirmLabel}
           </button>
         </div>
@@ -186,7 +187,8 @@ export function ActionFlow({ wallet, plan, confirmLabel, onClose }: { wallet: Co
     <div className="space-y-3 text-sm" data-testid="action-flow">
       {body}
       <button type="button" className="text-xs text-muted underline" data-testid="action-dismiss" onClick={onClose}>
-        {step.kind === "done" || step.kind === "failed" ? "Close" : "Cancel"}
+        {/* Never "Cancel": beside "Sign and cancel offer" it would read as the action itself. */}
+        {step.kind === "done" || step.kind === "failed" ? "Close" : "Back, send nothing"}
       </button>
     </div>
   );

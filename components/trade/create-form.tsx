@@ -168,7 +168,7 @@ export function CreateForm({ tokenMint: fixedToken, paymentMint: initialPayment,
       {reviewing ? (
         <ActionFlow wallet={wallet} plan={plan} confirmLabel="Sign and create" onClose={onClose} />
       ) : (
-        <button type="button" className="rounded-lg bg-accent px-4 py-2 font-medium text-white disabled:opacity-50" disabled={!preview?.ok} onClick={() => setReviewing(true)} data-testid="create-review">
+        <button type="button" className="rounded-lg bg-accent px-4 py-2 font-medium text-on-accent disabled:opacity-50" disabled={!preview?.ok} onClick={() => setReviewing(true)} data-testid="create-review">
           Review offer
         </button>
       )}

@@ -108,7 +108,7 @@ export function TakeForm({ offer, wallet, onClose }: { offer: Offer; wallet: Con
       ) : (
         <button
           type="button"
-          className="rounded-lg bg-accent px-4 py-2 font-medium text-white disabled:opacity-50"
+          className="rounded-lg bg-accent px-4 py-2 font-medium text-on-accent disabled:opacity-50"
           disabled={fillAmount === undefined || fillAmount <= 0n}
           onClick={() => setReviewing(true)}
           data-testid="take-review"

@@ -4,6 +4,7 @@ import dynamic from "next/dynamic";
 import { type ReactNode, useEffect, useState } from "react";
 import type { Offer } from "@/client/types";
 import { type ConnectedWallet, requestWalletConnect } from "@/client/wallet-session";
+import { ModalDialog } from "../ui/modal-dialog";
 import { useWalletSession } from "../wallet/use-wallet-session";
 
 // The only trading code in a page's first load: buttons that ask for a wallet
@@ -35,30 +36,10 @@ function useWalletGate(): { wallet: ConnectedWallet | null; open: boolean; reque
 }
 
 export function TradeDialog({ title, onClose, children }: { title: ReactNode; onClose: () => void; children: ReactNode }) {
-  useEffect(() => {
-    const onKey = (e: KeyboardEvent) => e.key === "Escape" && onClose();
-    window.addEventListener("keydown", onKey);
-    return () => window.removeEventListener("keydown", onKey);
-  }, [onClose]);
   return (
-    // Clicks stay in the dialog: it may sit inside a clickable book row.
-    <div
-      className="fixed inset-0 z-40 flex cursor-default items-start justify-center overflow-y-auto bg-black/40 px-4 py-16 text-left"
-      onClick={(e) => {
-        e.stopPropagation();
-        if (e.target === e.currentTarget) onClose();
-      }}
-    >
-      <div role="dialog" aria-modal="true" aria-label={typeof title === "string" ? title : undefined} className="w-full max-w-lg rounded-xl border border-line bg-panel p-5 shadow-xl" data-testid="trade-dialog">
-        <div className="mb-4 flex items-center justify-between gap-3">
-          <h2 className="text-base font-semibold">{title}</h2>
-          <button type="button" className="rounded px-2 text-lg text-muted hover:text-fg" aria-label="Close" onClick={onClose} data-testid="trade-dialog-close">
-            ×
-          </button>
-        </div>
-        {children}
-      </div>
-    </div>
+    <ModalDialog title={title} onClose={onClose} testId="trade-dialog">
+      {children}
+    </ModalDialog>
   );
 }
 
@@ -69,6 +50,8 @@ export function TakeButton({ offer, className = smallButton }: { offer: Offer; c
   const gate = useWalletGate();
   // An open dialog stays when the offer fills under it (its own take, indexed before the wallet's confirmation arrives).
   if (offer.status !== "open" && !gate.open) return null;
+  // The connected wallet's own offer is cancelled, not taken.
+  if (gate.wallet?.address === offer.maker && !gate.open) return null;
   return (
     <>
       <button type="button" className={className} onClick={gate.request} data-testid="take-button" data-take-offer={offer.pda}>
@@ -88,7 +71,7 @@ export function NewOfferButton({ tokenMint, paymentMint }: { tokenMint?: string;
   const gate = useWalletGate();
   return (
     <>
-      <button type="button" className="rounded-lg bg-accent px-3 py-1.5 text-sm font-medium text-white" onClick={gate.request} data-testid="new-offer-button">
+      <button type="button" className="rounded-lg bg-accent px-3 py-1.5 text-sm font-medium text-on-accent" onClick={gate.request} data-testid="new-offer-button">
         New offer
       </button>
       {gate.open && gate.wallet && (

@@ -50,7 +50,7 @@ export function TrendingView({ initial, books }: { initial: Trending | null; boo
       {items.length === 0 ? (
         <EmptyState title="No trending tokens right now" />
       ) : (
-        <div className="overflow-x-auto">
+        <div className="relative overflow-x-auto">
           <table className="w-full text-sm" data-testid="trending-table">
             <thead className="border-b border-line">
               <tr>

@@ -14,7 +14,7 @@ export function Address({ value, href, kind = "address", full = false }: { value
   const config = useAppConfig();
   const text = full ? value : shortAddress(value);
   return (
-    <span className="inline-flex min-w-0 items-center gap-1 font-mono text-[0.8125rem]">
+    <span className="inline-flex min-w-0 max-w-full items-center gap-1 font-mono text-[0.8125rem]">
       {href ? (
         <Link href={href} prefetch={false} className="truncate text-accent hover:underline" title={value}>
           {text}

@@ -21,7 +21,7 @@ function ConnectButton({ busy = false, onClick }: { busy?: boolean; onClick: () 
       type="button"
       onClick={onClick}
       disabled={busy}
-      className="inline-flex h-9 items-center gap-2 whitespace-nowrap rounded-lg bg-accent px-3 text-sm font-medium text-white hover:opacity-90 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent disabled:opacity-60"
+      className="inline-flex h-9 items-center gap-2 whitespace-nowrap rounded-lg bg-accent px-3 text-sm font-medium text-on-accent hover:opacity-90 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent disabled:opacity-60"
     >
       {busy ? "Loading…" : "Connect wallet"}
     </button>

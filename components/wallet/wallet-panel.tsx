@@ -107,7 +107,7 @@ function WalletMenu({ openRequests, demo, rpcUrl, error, setError }: WalletMenuP
         aria-expanded={open}
         aria-haspopup="menu"
         className={`inline-flex h-9 items-center gap-2 whitespace-nowrap rounded-lg px-3 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent ${
-          connected ? "border border-line hover:bg-raised" : "bg-accent text-white hover:opacity-90"
+          connected ? "border border-line hover:bg-raised" : "bg-accent text-on-accent hover:opacity-90"
         }`}
       >
         {connected && address ? (

@@ -160,7 +160,9 @@ describe.each([
 
     // The book shows it (the page refreshes once the indexer has it).
     await page.goto(`${stack.server.baseUrl}/book/${token.address}/${USDC}`, { waitUntil: "networkidle" });
-    await page.locator(`[data-testid="take-button"][data-take-offer="${offerPda}"]`).waitFor({ timeout: 60_000 });
+    await page.locator(`[data-testid=asks-table] [data-offer="${offerPda}"]`).waitFor({ timeout: 60_000 });
+    // The maker's own offer offers no Take: it is cancelled, not taken.
+    expect(await page.locator(`[data-testid="take-button"][data-take-offer="${offerPda}"]`).count()).toBe(0);
     const open = (await stack.server.json(`/v1/offers?maker=${maker.address}&tokenMint=${token.address}&paymentMint=${USDC}`)).body.offers as Offer[];
     expect(open.map((o) => o.pda)).toEqual([offerPda]);
   });

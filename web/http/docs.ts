@@ -27,6 +27,34 @@ const INIT_SCRIPT = `window.addEventListener("DOMContentLoaded", function () {
     displayRequestDuration: true,
     tryItOutEnabled: false,
   });
+  // Swagger UI leaves two things for assistive technology to trip on: its
+  // selects (servers, media types) carry no name, and the deep link inside
+  // each operation's summary button is a control inside a control. After each
+  // render the selects are named and the inner links made plain text (the
+  // button still expands the operation; the address bar keeps the deep link).
+  // Attributes only: the nodes stay React's.
+  var fix = function () {
+    document.querySelectorAll("#reference select").forEach(function (select) {
+      if (select.getAttribute("aria-label")) return;
+      var name = select.closest(".servers") ? "Server" : select.closest(".response-control-media-type, .content-type-wrapper, .body-param-content-type") ? "Media type" : "Value";
+      select.setAttribute("aria-label", name);
+    });
+    document.querySelectorAll("#reference button a[href], #reference [role=button] a[href]").forEach(function (link) {
+      link.removeAttribute("href");
+    });
+    document.querySelectorAll("#reference button button, #reference [role=button] button").forEach(function (inner) {
+      inner.setAttribute("tabindex", "-1");
+    });
+  };
+  var pending = false;
+  new MutationObserver(function () {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(function () {
+      pending = false;
+      fix();
+    });
+  }).observe(document.getElementById("reference"), { childList: true, subtree: true });
 });
 `;
 
@@ -89,7 +117,7 @@ export function docsPage(): string {
 <title>Offer book explorer API</title>
 <link rel="icon" href="/icon.svg" type="image/svg+xml">
 <link rel="stylesheet" href="${assetUrl("swagger-ui.css", version)}">
-<style>body{margin:0}header{font:14px system-ui,sans-serif;padding:12px 20px;border-bottom:1px solid #ddd}header a{color:inherit}</style>
+<style>body{margin:0}header{font:14px system-ui,sans-serif;padding:12px 20px;border-bottom:1px solid #ddd}header a{color:inherit}.swagger-ui .opblock .opblock-summary-method{color:#000;text-shadow:none}.swagger-ui .info .title small{background:#4b5563}.swagger-ui .info .title small.version-stamp{background:#2f6b0a}.swagger-ui .info .url,.swagger-ui .info a{color:#1a4f8b}</style>
 </head>
 <body>
 <header><a href="/">Offer book explorer</a> · API reference (<a href="/v1/openapi.json">OpenAPI 3.1 document</a>)</header>

@@ -9,7 +9,7 @@ export default function OfferNotFound() {
         The indexer has never seen an offer at this address. It may be a wallet or a mint instead, or the offer was created moments ago and is not indexed yet.
       </p>
       <div className="mt-6 flex justify-center gap-3">
-        <Link href="/" className="rounded-lg bg-accent px-4 py-2 text-sm font-medium text-white">
+        <Link href="/" className="rounded-lg bg-accent px-4 py-2 text-sm font-medium text-on-accent">
           Browse markets
         </Link>
         <Link href="/fills" className="rounded-lg border border-line px-4 py-2 text-sm">

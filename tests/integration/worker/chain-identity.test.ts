@@ -102,12 +102,16 @@ describe("one chain per database", () => {
     expect(unconfirmed.output.trim().split("\n")).toEqual([expect.stringMatching(/^db:reset: .*--yes/)]);
     expect(await snapshot()).toEqual(before);
 
+    const [candlesBefore] = await database.db.$client`select count(*)::int as rows from candles`;
+    expect(candlesBefore!.rows).toBeGreaterThan(0);
     const reset = await run(["--yes"]);
     expect(reset.code, reset.output).toBe(0);
     expect(reset.output).toContain(chainA.ledger.genesisHash);
     expect(await snapshot()).toEqual({ scanned: 0, offers: 0, fills: 0, checkpoints: null, identity: null });
     const [stats] = await database.db.$client`select total_offers::int, total_fills::int from protocol_stats`;
     expect(stats).toEqual({ total_offers: 0, total_fills: 0 });
+    const [candles] = await database.db.$client`select count(*)::int as rows from candles`;
+    expect(candles).toEqual({ rows: 0 }); // TRUNCATE fires no delete trigger: the candles are emptied by name
 
     const worker = startWorker({ DATABASE_URL: database.url, ...chainB.env });
     await waitFor(

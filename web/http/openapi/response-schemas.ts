@@ -160,6 +160,7 @@ export const marketList = z.object({ markets: z.array(market) }).meta({ id: "Mar
 const chartAmount = z
   .string()
   .regex(/^\d+(\.\d*[1-9])?$/)
+  .max(160)
   .meta({ description: "A sum of raw amounts as a decimal string; in whole tokens with units=human", example: "1500000000" });
 
 export const candle = bodyOf(CANDLE_FIELDS, {
@@ -185,7 +186,7 @@ export const book = z
     paymentMint: address.meta({ example: EXAMPLE_MINT }),
     depth: count.meta({ description: "The price levels per side asked for (after clamping)" }),
     slot: slot.nullable().meta({ description: "The scanner's newest applied slot when the book was read; null before its first" }),
-    feedId: z.string().regex(/^\d+$/).meta({ description: "The newest live-feed event id the book reflects: /v1/stream?after=feedId continues from it", example: "48213" }),
+    feedId: z.string().regex(/^\d+$/).max(19).meta({ description: "The newest live-feed event id the book reflects: /v1/stream?after=feedId continues from it", example: "48213" }),
     asks: z.array(level).max(MAX_BOOK_DEPTH).meta({ description: "Sell offers by price, lowest first" }),
     bids: z.array(level).max(MAX_BOOK_DEPTH).meta({ description: "Buy offers by price, highest first" }),
   })

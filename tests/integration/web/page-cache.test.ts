@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
 import { describe, expect, it } from "vitest";
-import { allowBackForwardCache, isPageDocumentRequest, PAGE_CACHE_CONTROL } from "../../web/http/page-cache";
+import { allowBackForwardCache, isPageDocumentRequest, PAGE_CACHE_CONTROL } from "../../../web/http/page-cache";
 
 // A page document leaves `no-store` behind (so Back restores it from the
 // back/forward cache); every other header, and any other Cache-Control, stays.

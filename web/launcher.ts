@@ -21,6 +21,8 @@
  *   request Node's parser refuses (an over-long target or header block) is
  *   answered in the API's JSON shape with CORS (web/http/client-error.ts).
  * - A gzip body gets its own ETag (web/http/encoding-etag.ts).
+ * - What Next prints to the console becomes one log line per kind per
+ *   interval (platform/console-gate.ts): a client's bytes never print a stack.
  *
  * The rest is a property write and a few string comparisons per request; the
  * path is decoded only when it holds a `%`, the memo read only for a /v1
@@ -38,6 +40,7 @@ import { isApiPath, judgeTarget } from "./http/request-target";
 import { ALLOW, CORS_ORIGIN, CORS_PREFLIGHT_HEADERS } from "./http/response";
 import { allowBackForwardCache, isPageDocumentRequest } from "./http/page-cache";
 import { CLIENT_ADDRESS_HEADER, errorResponse, methodNotAllowed, type RequestHeaders } from "./http/route";
+import { gateConsole } from "../platform/console-gate";
 import { requestObserver } from "../platform/metrics";
 import { exitWithOneLine, StartupError } from "../platform/startup-error";
 
@@ -98,7 +101,9 @@ async function main(): Promise<void> {
     exitWithOneLine("web", error); // platform/env.ts's list of bad variables, told on one line
   }
   // After env() has been checked: the runtime makes its logger from it as it loads.
-  const { revalidateBeforeRouting } = await import("./services");
+  const { logger, revalidateBeforeRouting } = await import("./services");
+  // Next prints some refusals of a client's request with a stack: one line per kind per minute instead.
+  gateConsole(logger);
   const port = config.PORT;
   // HOST, not HOSTNAME: shells set HOSTNAME to the machine's name.
   const host = process.env.HOST || undefined;

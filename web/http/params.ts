@@ -65,19 +65,25 @@ export const MAX_LIMIT = 200;
 export const DEFAULT_LIMIT = 50;
 export const MAX_OFFSET = 100_000;
 
+/**
+ * A clamped count parameter: an integer of 1 or more, above `max` answered as
+ * `max`, up to the largest safe integer (the document's maximum); past that
+ * it is refused, as the document refuses it.
+ */
+export const clampedCount = (name: string, max: number, fallback: number, description: string) => {
+  const message = `${name} must be an integer from 1 to ${max} (larger ones, up to ${Number.MAX_SAFE_INTEGER}, are clamped)`;
+  return z
+    .string()
+    .regex(integerString, { message })
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= Number.MAX_SAFE_INTEGER, { message })
+    .transform((n) => Math.min(n, max))
+    .default(fallback)
+    .meta({ description: `${description}, 1 or more (above ${max} is clamped to ${max}); default ${fallback}`, example: String(fallback), ...documentedInteger(1) });
+};
+
 /** limit: integer >= 1, clamped to 200. */
-export const limit = z
-  .string()
-  .regex(integerString, { message: `limit must be an integer from 1 to ${MAX_LIMIT}` })
-  .transform(Number)
-  .refine((n) => n >= 1, { message: `limit must be an integer from 1 to ${MAX_LIMIT}` })
-  .transform((n) => Math.min(n, MAX_LIMIT))
-  .default(DEFAULT_LIMIT)
-  .meta({
-    description: `Rows per page, 1 or more (above ${MAX_LIMIT} is clamped to ${MAX_LIMIT}); default ${DEFAULT_LIMIT}`,
-    example: "50",
-    ...documentedInteger(1),
-  });
+export const limit = clampedCount("limit", MAX_LIMIT, DEFAULT_LIMIT, "Rows per page");
 
 export const offset = integer("offset", 0, MAX_OFFSET)
   .default(0)

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { ApiError } from "./errors";
-import { address, cursor, documentedInteger, limit, offset, side, status, unixSeconds } from "./params";
+import { address, clampedCount, cursor, limit, offset, side, status, unixSeconds } from "./params";
 import { DEFAULT_BOOK_DEPTH, MAX_BOOK_DEPTH } from "../../lib/db/reads/book";
 import { TRADE_ROLES } from "../../lib/db/reads/wallet-trades";
 import { CANDLE_RESOLUTIONS, type CandleResolution } from "../../lib/db/reads/candles";
@@ -38,14 +38,7 @@ export const MAX_CANDLES = 1500;
 const resolutionNames = Object.keys(CANDLE_RESOLUTIONS) as [CandleResolution, ...CandleResolution[]];
 
 /** A day of minutes (1,440) or a year of days fits in one answer. */
-const candleLimit = z
-  .string()
-  .regex(/^-?\d+$/, { message: `limit must be an integer from 1 to ${MAX_CANDLES}` })
-  .transform(Number)
-  .refine((n) => n >= 1, { message: `limit must be an integer from 1 to ${MAX_CANDLES}` })
-  .transform((n) => Math.min(n, MAX_CANDLES))
-  .default(500)
-  .meta({ description: `Candles at most, 1 or more (above ${MAX_CANDLES} is clamped); default 500`, example: "500", ...documentedInteger(1) });
+const candleLimit = clampedCount("limit", MAX_CANDLES, 500, "Candles at most");
 
 /** A true/false switch, false when absent. */
 const flag = (name: string, description: string) =>
@@ -145,17 +138,6 @@ export const streamQuery = z.object({
   types: feedTypes,
   after: eventId("after").optional(),
 });
-
-/** A clamped count parameter: an integer of 1 or more, above `max` answered as `max`. */
-const clampedCount = (name: string, max: number, fallback: number, description: string) =>
-  z
-    .string()
-    .regex(/^-?\d+$/, { message: `${name} must be an integer from 1 to ${max}` })
-    .transform(Number)
-    .refine((n) => n >= 1, { message: `${name} must be an integer from 1 to ${max}` })
-    .transform((n) => Math.min(n, max))
-    .default(fallback)
-    .meta({ description: `${description}, 1 or more (above ${max} is clamped to ${max}); default ${fallback}`, example: String(fallback), ...documentedInteger(1) });
 
 /** GET /v1/book: one pair, `depth` price levels per side. */
 export const bookQuery = z.object({

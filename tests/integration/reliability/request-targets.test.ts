@@ -5,11 +5,13 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
 import { rawRequest, type RawAnswer } from "../../helpers/raw-http";
 import { startWebServer, type WebServer } from "../../helpers/server";
+import { waitFor } from "../../helpers/worker";
 
 // Request targets beside the malformed-request kinds (./malformed-requests.test.ts):
 // `*`, absolute-form, doubled and trailing slashes, targets and headers over
 // the parser's limit; CORS's exposed headers; an ETag per content coding,
-// and revalidation through a compressing proxy.
+// and revalidation through a compressing proxy; and what a client's bytes can
+// make the framework print (one log line per kind per interval, no stack).
 
 let database: TestDatabase;
 let server: WebServer;
@@ -17,7 +19,8 @@ let port: number;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  server = await startWebServer({ DATABASE_URL: database.url });
+  // Warnings and errors logged, as JSON lines: the log-flood check below reads them.
+  server = await startWebServer({ DATABASE_URL: database.url, LOG_LEVEL: "warn", LOG_FORMAT: "json" });
   port = Number(new URL(server.baseUrl).port);
 });
 
@@ -162,5 +165,23 @@ describe("an ETag per content coding", () => {
     } finally {
       await new Promise((resolve) => proxy.close(resolve));
     }
+  });
+});
+
+describe("the log a client can reach", () => {
+  const post = (action: string) =>
+    fetch(`${server.baseUrl}/trending`, { method: "POST", headers: { "next-action": action, "content-type": "text/plain" }, body: "x" }).then((r) => r.arrayBuffer());
+
+  it("made-up Next-Action headers print one line for many requests and never a stack", async () => {
+    const from = server.output().length;
+    // Next prints each of these as an error with a stack ("Failed to find Server Action").
+    for (let i = 0; i < 20; i++) await post(`${String(i).padStart(2, "0")}${"ab".repeat(20)}`);
+    // Another kind, sent last: once its line is read, every line before it has been too (one pipe, in order).
+    await post("not-hex");
+    await waitFor(async () => /Server Reference ID/.test(server.output().slice(from)), 10_000, () => server.output().slice(from));
+    const log = server.output().slice(from);
+    expect(log.match(/Failed to find Server Action/g)).toHaveLength(1);
+    expect(log).not.toMatch(/^\s+at /m);
+    for (const line of log.split("\n").filter((l) => /Server/.test(l))) expect(JSON.parse(line)).toMatchObject({ level: expect.any(Number), source: "console" });
   });
 });

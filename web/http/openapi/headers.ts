@@ -35,7 +35,11 @@ const rateLimit = {
 const optional = <T extends Record<string, z.ZodType>>(shape: T) =>
   Object.fromEntries(Object.entries(shape).map(([name, schema]) => [name, schema.optional()])) as { [K in keyof T]: z.ZodOptional<T[K]> };
 
-const cacheControl = z.string().max(100).meta({ description: "The answer's cache policy", example: "public, max-age=2, s-maxage=2, stale-while-revalidate=5" });
+const cacheControl = z
+  .string()
+  .regex(/^[a-z0-9=, -]+$/)
+  .max(100)
+  .meta({ description: "The answer's cache policy", example: "public, max-age=2, s-maxage=2, stale-while-revalidate=5" });
 
 const etag = z
   .string()

@@ -3234,7 +3234,7 @@ export interface operations {
                 resolution: "1m" | "5m" | "15m" | "1h" | "4h" | "1d";
                 fromTime?: number;
                 toTime?: number;
-                /** @description Candles at most, 1 or more (above 1500 is clamped); default 500 */
+                /** @description Candles at most, 1 or more (above 1500 is clamped to 1500); default 500 */
                 limit?: number;
                 /** @description raw (default): raw payment units per raw token unit, raw volumes. human: shifted by the mints' decimals (payment per whole token, whole-token volumes), still exact; 400 when a mint's decimals are unknown */
                 units?: "raw" | "human";

@@ -19,8 +19,8 @@ import { ALLOW, bodyText, CACHE, CORS_ORIGIN, CORS_PREFLIGHT_HEADERS, ifNoneMatc
 export interface Answer {
   status: number;
   headers: Record<string, string>;
-  /** The JSON text (its strong ETag in headers.etag), the event stream, or no body. */
-  body: string | ReadableStream<Uint8Array> | null;
+  /** The JSON as UTF-8 bytes (its strong ETag in headers.etag) or text (an error), the event stream, or no body. */
+  body: Buffer | string | ReadableStream<Uint8Array> | null;
 }
 
 export interface ApiDeps {
@@ -153,11 +153,12 @@ export function createApi(deps: ApiDeps) {
       const reply = await retryOnceIfUnavailable(() => endpoint.answer({ query, params, request }));
       // The stream spent the budget as any read does, and says so.
       if (isStream(reply)) return { status: 200, headers: { ...reply.headers, ...budget }, body: reply.stream };
-      const text = bodyText(reply);
-      const etag = strongEtag(text); // once per body: the writers derive each coding's tag from it
+      // Encoded once: the tag is the hash of these bytes and they are what is written (no second pass to count or hash them).
+      const bytes = Buffer.from(bodyText(reply));
+      const etag = strongEtag(bytes); // once per body: the writers derive each coding's tag from it
       if (changes !== null) memo.remember(target, { etag, cache: endpoint.cache, route: endpoint.path }, changes);
       if (ifNoneMatchHits(ifNoneMatch, etag)) return notModified(etag, endpoint.cache, budget);
-      return { status: 200, headers: { "content-type": JSON_TYPE, "cache-control": endpoint.cache, ...CORS_ORIGIN, ...budget, etag }, body: text };
+      return { status: 200, headers: { "content-type": JSON_TYPE, "cache-control": endpoint.cache, ...CORS_ORIGIN, ...budget, etag }, body: bytes };
     } catch (error) {
       if (error instanceof ApiError) return errorAnswer(error, budget);
       if (error instanceof InvalidCursorError) return errorAnswer(invalidParameter("cursor", error.message), budget);

@@ -11,7 +11,8 @@ type Serve = (endpoint: Endpoint, request: ApiRequest) => Promise<Answer>;
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 
 export function toWebResponse(answer: Answer): Response {
-  return new Response(answer.body, { status: answer.status, headers: answer.headers });
+  // A Buffer is a Uint8Array: sent as its bytes (the DOM typing wants an ArrayBuffer-backed view).
+  return new Response(answer.body as BodyInit | null, { status: answer.status, headers: answer.headers });
 }
 
 export function nextHandlers(serve: Serve, endpoint: Endpoint) {

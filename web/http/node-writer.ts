@@ -60,8 +60,8 @@ function acceptsGzip(header: string | undefined): boolean {
   return !/;\s*q=0(?:\.0*)?\s*$/.test(rest);
 }
 
-const gzipped = (text: string) =>
-  new Promise<Buffer>((resolve, reject) => gzip(text, { level: GZIP_LEVEL }, (e, out) => (e ? reject(e) : resolve(out))));
+const gzipped = (data: Buffer) =>
+  new Promise<Buffer>((resolve, reject) => gzip(data, { level: GZIP_LEVEL }, (e, out) => (e ? reject(e) : resolve(out))));
 
 export async function writeAnswer(req: IncomingMessage, res: ServerResponse, answer: Answer, options: WriterOptions): Promise<void> {
   const head = req.method === "HEAD";
@@ -73,21 +73,22 @@ export async function writeAnswer(req: IncomingMessage, res: ServerResponse, ans
     res.end();
     return;
   }
-  if (typeof body !== "string") return pipeStream(res, status, headers, body, head);
-  const bytes = Buffer.byteLength(body);
+  if (body instanceof ReadableStream) return pipeStream(res, status, headers, body, head);
+  const data = typeof body === "string" ? Buffer.from(body) : body;
+  const bytes = data.length;
   if (!options.compress) {
     res.writeHead(status, { ...headers, "content-length": String(bytes) });
-    res.end(head ? undefined : body);
+    res.end(head ? undefined : data);
     return;
   }
   // Each answer varies by the coding asked, whichever is sent this time (a cache must key on it).
   const vary = { vary: "Accept-Encoding" };
   if (bytes < COMPRESS_MIN_BYTES || head || !acceptsGzip(req.headers["accept-encoding"])) {
     res.writeHead(status, { ...headers, ...vary, "content-length": String(bytes) });
-    res.end(head ? undefined : body);
+    res.end(head ? undefined : data);
     return;
   }
-  const coded = await gzipped(body);
+  const coded = await gzipped(data);
   const etag = headers.etag ? { etag: `${headers.etag.slice(0, -1)}-gzip"` } : undefined;
   res.writeHead(status, { ...headers, ...vary, ...etag, "content-encoding": "gzip", "content-length": String(coded.length) });
   res.end(coded);

@@ -61,9 +61,20 @@ async function profile(label: string, args: string[], env: Record<string, string
   await exited;
   const file = readdirSync(dir).find((f) => f.endsWith(".cpuprofile"));
   if (!file) throw new Error(`${label}: no profile written in ${dir}`);
-  const { nodes, samples } = JSON.parse(readFileSync(path.join(dir, file), "utf8")) as { nodes: ProfileNode[]; samples: number[] };
+  const { nodes, samples, timeDeltas, endTime } = JSON.parse(readFileSync(path.join(dir, file), "utf8")) as {
+    nodes: ProfileNode[];
+    samples: number[];
+    timeDeltas: number[];
+    endTime: number;
+  };
+  // Only the samples of the measured load (the process exits right after it): start-up's module loading is not a request's.
+  const times: number[] = [];
+  for (let t = endTime - timeDeltas.reduce((a, b) => a + b, 0), i = 0; i < samples.length; i++) times.push((t += timeDeltas[i]!));
+  const from = endTime - SECONDS * 1e6;
   const hits = new Map<number, number>();
-  for (const id of samples) hits.set(id, (hits.get(id) ?? 0) + 1);
+  samples.forEach((id, i) => {
+    if (times[i]! >= from) hits.set(id, (hits.get(id) ?? 0) + 1);
+  });
   const parts = new Map<string, number>();
   const functions = new Map<string, number>();
   let busy = 0;

@@ -26,7 +26,6 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import next from "next";
 import { env } from "../platform/env";
-import { apiRoutes } from "./api/routes";
 import { CLIENT_ADDRESS_HEADER, errorAnswer, methodNotAllowed, preflightAnswer, type Answer } from "./http/api";
 import { answerClientError } from "./http/client-error";
 import { ApiError } from "./http/errors";
@@ -72,7 +71,9 @@ function decodablePath(url: string): boolean {
 }
 
 /** A /v1 request, answered from the route table without Next. */
-function serveApi(req: IncomingMessage, res: ServerResponse, target: string, serve: typeof import("./services").serve, writer: WriterOptions): void {
+type Api = { serve: typeof import("./services").serve; apiRoutes: typeof import("./api/routes").apiRoutes };
+
+function serveApi(req: IncomingMessage, res: ServerResponse, target: string, { serve, apiRoutes }: Api, writer: WriterOptions): void {
   const url = new URL(target, "http://localhost");
   const { endpoint, params } = apiRoutes.match(url.pathname)!; // the table's catch-all answers any other /v1 path
   serve(endpoint, apiRequestOf(req, res, url, params))
@@ -88,7 +89,8 @@ async function main(): Promise<void> {
     exitWithOneLine("web", error); // platform/env.ts's list of bad variables, told on one line
   }
   // After env() has been checked: the runtime makes its logger from it as it loads.
-  const { serve } = await import("./services");
+  // The route table too: it reads the services, whose logger is made from env() as they load.
+  const api: Api = { serve: (await import("./services")).serve, apiRoutes: (await import("./api/routes")).apiRoutes };
   const writer: WriterOptions = { compress: config.COMPRESS };
   const port = config.PORT;
   // HOST, not HOSTNAME: shells set HOSTNAME to the machine's name.
@@ -106,15 +108,15 @@ async function main(): Promise<void> {
     if (target.kind === "server-options") return answerEarly(req, res, preflightAnswer(), writer);
     if (target.kind === "bad") return answerEarly(req, res, errorAnswer(new ApiError("invalid_parameter", target.message)), writer);
     const url = target.kind === "redirect" ? target.location : (req.url = target.url);
-    const api = isApiPath(url);
-    if (api && method !== "GET" && method !== "HEAD" && method !== "OPTIONS") return answerEarly(req, res, errorAnswer(methodNotAllowed(method)), writer);
+    const isApi = isApiPath(url);
+    if (isApi && method !== "GET" && method !== "HEAD" && method !== "OPTIONS") return answerEarly(req, res, errorAnswer(methodNotAllowed(method)), writer);
     if (target.kind === "redirect") return redirectToCanonical(res, target.location);
     if (!decodablePath(url)) {
-      if (api) return answerEarly(req, res, errorAnswer(new ApiError("invalid_parameter", "the path is not valid percent-encoding")), writer);
+      if (isApi) return answerEarly(req, res, errorAnswer(new ApiError("invalid_parameter", "the path is not valid percent-encoding")), writer);
       res.writeHead(400, { "content-type": "text/plain; charset=utf-8" }).end("Bad Request: the path is not valid percent-encoding\n");
       return;
     }
-    if (api) return serveApi(req, res, url, serve, writer);
+    if (isApi) return serveApi(req, res, url, api, writer);
     if (isPageDocumentRequest(req)) allowBackForwardCache(res);
     if (nextServer.handle) return void nextServer.handle(req, res);
     void prepared.then(() => nextServer.handle!(req, res));

@@ -5,4 +5,5 @@ import { runBundled } from "./run-bundled.mjs";
 // As `next start` does: the production server, whatever the shell says.
 process.env.NODE_ENV = "production";
 
-await runBundled("web/launcher.ts", "web");
+// No source maps: Node would keep the map of every module Next loads (run-bundled.mjs).
+await runBundled("web/launcher.ts", "web", { sourceMaps: false });

@@ -5,7 +5,7 @@ import { env } from "../platform/env";
 import { ClientSlots } from "../lib/feed/client-slots";
 import { FeedHub } from "../lib/feed/hub";
 import { fallbackRateLimiter, memoryRateLimiter, redisRateLimiter, unlimited, type RateLimiter } from "./http/rate-limit";
-import { createRoute } from "./http/route";
+import { createApi } from "./http/api";
 import { createTokenService, type TokenService } from "../lib/tokens";
 import { createLogger } from "../platform/log";
 import { isDatabaseUnreachable, throttledReport } from "../lib/resilience";
@@ -141,7 +141,7 @@ function feedChanges(): number | null {
   return changes;
 }
 
-export const { route, revalidateBeforeRouting } = createRoute({
+export const { serve } = createApi({
   limiter,
   trustProxy: () => env().TRUST_PROXY,
   log: (error, url) => (isDatabaseUnreachable(error) ? reportUnavailable(error, "database") : logger.error({ err: error, url }, "request failed")),

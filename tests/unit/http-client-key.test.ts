@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clientKey, CLIENT_ADDRESS_HEADER } from "../../web/http/route";
+import { clientKey, CLIENT_ADDRESS_HEADER } from "../../web/http/api";
 
 const request = (headers: Record<string, string>) => new Request("http://localhost/v1/stats", { headers });
 

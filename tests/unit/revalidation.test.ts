@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { reuseSeconds, RevalidationMemo } from "../../web/http/revalidation";
 import { CACHE } from "../../web/http/response";
 import { memoryRateLimiter } from "../../web/http/rate-limit";
-import { CLIENT_ADDRESS_HEADER, createRoute } from "../../web/http/route";
+import { CLIENT_ADDRESS_HEADER, createApi } from "../../web/http/api";
+import { endpoint } from "../../web/http/endpoint";
 
 // The memory behind a 304 that skips the route: how long a cache policy lets
 // an answer be vouched for, and when an answer stops being vouched for.
@@ -52,13 +53,13 @@ describe("RevalidationMemo", () => {
   });
 });
 
-describe("a revalidation answered before routing (the web launcher's shortcut)", () => {
+describe("a revalidation answered from the memo (web/http/api.ts, before the endpoint runs)", () => {
   const WINDOW = 1_000_000_000; // far from a minute's rollover: the budget counts within one window
   const setUp = (limit: number) => {
     let changes = 1;
     let runs = 0;
     const observed: [string, number][] = [];
-    const { route, revalidateBeforeRouting } = createRoute({
+    const { serve } = createApi({
       limiter: (() => {
         const limiter = memoryRateLimiter({ limit, windowSeconds: 60, now: () => WINDOW });
         return () => limiter;
@@ -68,50 +69,53 @@ describe("a revalidation answered before routing (the web launcher's shortcut)",
       observe: (pattern, status) => observed.push([pattern, status]),
       feedChanges: () => changes,
     });
-    const handler = route("/v1/things/[id]", async () => (runs++, { body: { value: { runs } }, cache: CACHE.list }));
+    const things = endpoint({ path: "/v1/things/[id]", cache: CACHE.list, answer: async () => (runs++, { value: { runs } }) });
     const headers = (extra: Record<string, string> = {}) => new Headers({ [CLIENT_ADDRESS_HEADER]: "192.0.2.9", ...extra });
-    const get = (target: string, extra?: Record<string, string>) =>
-      handler.GET(new Request(`http://localhost${target}`, { headers: headers(extra) }), { params: Promise.resolve({}) });
-    return { get, headers, revalidate: revalidateBeforeRouting, observed, runs: () => runs, change: () => changes++ };
+    const get = (target: string, extra?: Record<string, string>, method = "GET") =>
+      serve(things, { method, url: new URL(`http://localhost${target}`), headers: headers(extra), params: { id: "a" }, signal: new AbortController().signal });
+    return { get, observed, runs: () => runs, change: () => changes++ };
   };
 
-  it("answers 304 with the route's headers, spends the budget once and counts the request under the route", async () => {
+  it("answers 304 with the endpoint's headers, spends the budget once and counts the request under the route, without running it", async () => {
     const api = setUp(10);
     const first = await api.get("/v1/things/a?x=1");
-    const etag = first.headers.get("etag")!;
-    const early = await api.revalidate("GET", "/v1/things/a?x=1", api.headers({ "if-none-match": etag }));
-    expect(early?.status).toBe(304);
-    expect(early?.headers.get("etag")).toBe(etag);
-    expect(early?.headers.get("cache-control")).toBe(first.headers.get("cache-control"));
-    expect(early?.headers.get("access-control-allow-origin")).toBe("*");
-    expect(Number(early?.headers.get("ratelimit-remaining"))).toBe(Number(first.headers.get("ratelimit-remaining")) - 1);
+    const etag = first.headers.etag!;
+    const again = await api.get("/v1/things/a?x=1", { "if-none-match": etag });
+    expect(again.status).toBe(304);
+    expect(again.body).toBeNull();
+    expect(again.headers.etag).toBe(etag);
+    expect(again.headers["cache-control"]).toBe(first.headers["cache-control"]);
+    expect(again.headers["access-control-allow-origin"]).toBe("*");
+    expect(Number(again.headers["ratelimit-remaining"])).toBe(Number(first.headers["ratelimit-remaining"]) - 1);
     expect(api.runs()).toBe(1);
     expect(api.observed).toEqual([["/v1/things/[id]", 200], ["/v1/things/[id]", 304]]);
   });
 
-  it("leaves the request to the route, spending nothing, for another URL, another tag, no tag, a change or another method", async () => {
+  it("runs the endpoint for another URL, another tag, no tag, or after a change", async () => {
     const api = setUp(10);
     const first = await api.get("/v1/things/b");
-    const etag = first.headers.get("etag")!;
-    const tagged = api.headers({ "if-none-match": etag });
-    expect(await api.revalidate("GET", "/v1/things/b?x=1", tagged)).toBeUndefined();
-    expect(await api.revalidate("GET", "/v1/things/b", api.headers({ "if-none-match": '"other"' }))).toBeUndefined();
-    expect(await api.revalidate("GET", "/v1/things/b", api.headers())).toBeUndefined();
-    expect(await api.revalidate("POST", "/v1/things/b", tagged)).toBeUndefined();
+    const etag = first.headers.etag!;
+    expect((await api.get("/v1/things/b?x=1", { "if-none-match": etag })).status).toBe(200);
+    expect((await api.get("/v1/things/b", { "if-none-match": '"other"' })).status).toBe(200);
+    expect((await api.get("/v1/things/b")).status).toBe(200);
+    expect(api.runs()).toBe(4);
     api.change();
-    expect(await api.revalidate("GET", "/v1/things/b", tagged)).toBeUndefined();
-    // Nothing above was spent: the route's next answer has one request less left than the first.
-    const next = await api.get("/v1/things/b");
-    expect(Number(next.headers.get("ratelimit-remaining"))).toBe(Number(first.headers.get("ratelimit-remaining")) - 1);
-    expect(api.observed.map(([, status]) => status)).toEqual([200, 200]);
+    const changed = await api.get("/v1/things/b", { "if-none-match": etag });
+    expect(changed.status).toBe(200);
+    expect(changed.headers.etag).not.toBe(etag);
+    expect(api.runs()).toBe(5);
   });
 
-  it("answers the 429 in the API's error shape when the budget is spent", async () => {
+  it("answers the 429 in the API's error shape when the budget is spent, and 405 for other methods without spending it", async () => {
     const api = setUp(1);
     const first = await api.get("/v1/things/c");
-    const early = await api.revalidate("HEAD", "/v1/things/c", api.headers({ "if-none-match": first.headers.get("etag")! }));
-    expect(early?.status).toBe(429);
-    expect(early?.headers.get("retry-after")).toBe(early?.headers.get("ratelimit-reset"));
-    expect(await early?.json()).toMatchObject({ code: "rate_limited" });
+    const refused = await api.get("/v1/things/c", { "if-none-match": first.headers.etag! }, "HEAD");
+    expect(refused.status).toBe(429);
+    expect(refused.headers["retry-after"]).toBe(refused.headers["ratelimit-reset"]);
+    expect(JSON.parse(refused.body as string)).toMatchObject({ code: "rate_limited" });
+    const other = await api.get("/v1/things/c", {}, "POST");
+    expect(other.status).toBe(405);
+    expect(other.headers.allow).toBe("GET, HEAD, OPTIONS");
+    expect(other.headers["ratelimit-remaining"]).toBeUndefined();
   });
 });

@@ -51,13 +51,7 @@ export const CORS_PREFLIGHT_HEADERS: Record<string, string> = {
 /** A JSON body that is already text (built by PostgreSQL) or a value to stringify. */
 export type JsonBody = { text: string } | { value: unknown };
 
-const JSON_TYPE = "application/json; charset=utf-8";
-
-export function jsonResponse(body: JsonBody, status: number, cache: string, extra?: Record<string, string>): Response {
-  const text = bodyText(body);
-  const headers = { "content-type": JSON_TYPE, "cache-control": cache, ...CORS_ORIGIN };
-  return new Response(text, { status, headers: extra ? { ...headers, ...extra } : headers });
-}
+export const JSON_TYPE = "application/json; charset=utf-8";
 
 export function bodyText(body: JsonBody): string {
   return "text" in body ? body.text : JSON.stringify(body.value, bigintReplacer);
@@ -101,7 +95,7 @@ export function bigintReplacer(_key: string, value: unknown): unknown {
  * The origin the client asked for: its Host header (the proxy's forwarded host
  * and protocol when the proxy is trusted), not the server's own idea of it.
  */
-export function requestOrigin(request: Request, url: URL, trustProxy: boolean): string {
+export function requestOrigin(request: { headers: { get(name: string): string | null } }, url: URL, trustProxy: boolean): string {
   const forwardedHost = trustProxy ? request.headers.get("x-forwarded-host")?.split(",")[0]?.trim() : undefined;
   const forwardedProto = trustProxy ? request.headers.get("x-forwarded-proto")?.split(",")[0]?.trim() : undefined;
   const host = forwardedHost || request.headers.get("host") || url.host;

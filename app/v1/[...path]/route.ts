@@ -1,8 +1,6 @@
-import { notFound } from "@/web/http/errors";
-import { route } from "@/web/services";
+import { nextRoute } from "@/web/api/next-route";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route("/v1/[...path]", async (_request, url) => {
-  throw notFound(`no endpoint at ${url.pathname}; see GET /v1 for the list`);
-});
+// The endpoint is declared in web/api/routes.ts; the web launcher serves it from there without Next.
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = nextRoute("/v1/[...path]");

@@ -1,12 +1,6 @@
-import { parseQuery } from "@/web/http/params";
-import { bookQuery } from "@/web/http/query-schemas";
-import { CACHE } from "@/web/http/response";
-import { readBook } from "@/lib/db/reads/book";
-import { database, route } from "@/web/services";
+import { nextRoute } from "@/web/api/next-route";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route("/v1/book", async (_request, url) => {
-  const query = parseQuery(url, bookQuery);
-  return { body: { text: await readBook(database(), query) }, cache: CACHE.list };
-});
+// The endpoint is declared in web/api/routes.ts; the web launcher serves it from there without Next.
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = nextRoute("/v1/book");

@@ -1,14 +1,6 @@
-import { parseQuery } from "@/web/http/params";
-import { checkPage, checkTimeRange, fillListQuery } from "@/web/http/query-schemas";
-import { CACHE } from "@/web/http/response";
-import { listFills } from "@/lib/db/reads/fills";
-import { database, route } from "@/web/services";
+import { nextRoute } from "@/web/api/next-route";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route("/v1/fills", async (_request, url) => {
-  const query = parseQuery(url, fillListQuery);
-  checkPage(query);
-  checkTimeRange(query);
-  return { body: { text: await listFills(database(), query) }, cache: CACHE.list };
-});
+// The endpoint is declared in web/api/routes.ts; the web launcher serves it from there without Next.
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = nextRoute("/v1/fills");

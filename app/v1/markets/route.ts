@@ -1,10 +1,6 @@
-import { CACHE } from "@/web/http/response";
-import { listMarkets } from "@/lib/db/reads/markets";
-import { database, route } from "@/web/services";
+import { nextRoute } from "@/web/api/next-route";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route("/v1/markets", async () => ({
-  body: { text: await listMarkets(database()) },
-  cache: CACHE.markets,
-}));
+// The endpoint is declared in web/api/routes.ts; the web launcher serves it from there without Next.
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = nextRoute("/v1/markets");

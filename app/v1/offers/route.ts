@@ -1,14 +1,6 @@
-import { parseQuery } from "@/web/http/params";
-import { checkBookSort, checkPage, offerListQuery } from "@/web/http/query-schemas";
-import { CACHE } from "@/web/http/response";
-import { listOffers } from "@/lib/db/reads/offers";
-import { database, route } from "@/web/services";
+import { nextRoute } from "@/web/api/next-route";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route("/v1/offers", async (_request, url) => {
-  const query = parseQuery(url, offerListQuery);
-  checkPage(query);
-  checkBookSort(query);
-  return { body: { text: await listOffers(database(), query) }, cache: CACHE.list };
-});
+// The endpoint is declared in web/api/routes.ts; the web launcher serves it from there without Next.
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = nextRoute("/v1/offers");

@@ -1,13 +1,6 @@
-import { openApiDocument } from "@/web/http/openapi/document";
-import { CACHE } from "@/web/http/response";
-import { route } from "@/web/services";
+import { nextRoute } from "@/web/api/next-route";
 
 export const dynamic = "force-dynamic";
 
-// Generated once per process, on first request: the schemas do not change while it runs.
-let text: string | undefined;
-
-export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route("/v1/openapi.json", async () => {
-  text ??= JSON.stringify(openApiDocument());
-  return { body: { text }, cache: CACHE.index };
-});
+// The endpoint is declared in web/api/routes.ts; the web launcher serves it from there without Next.
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = nextRoute("/v1/openapi.json");

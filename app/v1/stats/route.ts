@@ -1,10 +1,6 @@
-import { CACHE } from "@/web/http/response";
-import { protocolStats } from "@/lib/db/reads/stats";
-import { database, route } from "@/web/services";
+import { nextRoute } from "@/web/api/next-route";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route("/v1/stats", async () => ({
-  body: { text: await protocolStats(database()) },
-  cache: CACHE.stats,
-}));
+// The endpoint is declared in web/api/routes.ts; the web launcher serves it from there without Next.
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = nextRoute("/v1/stats");

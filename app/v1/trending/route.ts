@@ -1,13 +1,6 @@
-import { env } from "@/platform/env";
-import { CACHE, onOrigin, requestOrigin } from "@/web/http/response";
-import { tokenApiError } from "@/web/http/token-errors";
-import { route, tokenService } from "@/web/services";
+import { nextRoute } from "@/web/api/next-route";
 
 export const dynamic = "force-dynamic";
 
-export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route("/v1/trending", async (request, url) => {
-  const trending = await tokenService().trending().catch((error: unknown) => {
-    throw tokenApiError(error);
-  });
-  return { body: { value: { ...trending, items: trending.items.map(onOrigin(requestOrigin(request, url, env().TRUST_PROXY))) } }, cache: CACHE.trending };
-});
+// The endpoint is declared in web/api/routes.ts; the web launcher serves it from there without Next.
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = nextRoute("/v1/trending");

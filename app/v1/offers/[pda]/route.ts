@@ -1,16 +1,6 @@
-import { notFound } from "@/web/http/errors";
-import { address, parsePathParam } from "@/web/http/params";
-import { CACHE } from "@/web/http/response";
-import { getOffer } from "@/lib/db/reads/offers";
-import { database, route } from "@/web/services";
+import { nextRoute } from "@/web/api/next-route";
 
 export const dynamic = "force-dynamic";
 
-const pdaParam = address("pda");
-
-export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route("/v1/offers/[pda]", async (_request, _url, params) => {
-  const pda = parsePathParam("pda", String(params.pda), pdaParam);
-  const offer = await getOffer(database(), pda);
-  if (offer === undefined) throw notFound(`offer ${pda} is unknown to the indexer`);
-  return { body: { text: offer }, cache: CACHE.offer };
-});
+// The endpoint is declared in web/api/routes.ts; the web launcher serves it from there without Next.
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = nextRoute("/v1/offers/[pda]");

@@ -1,13 +1,6 @@
-import { address, parsePathParam } from "@/web/http/params";
-import { CACHE } from "@/web/http/response";
-import { makerStats } from "@/lib/db/reads/stats";
-import { database, route } from "@/web/services";
+import { nextRoute } from "@/web/api/next-route";
 
 export const dynamic = "force-dynamic";
 
-const makerParam = address("maker");
-
-export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route("/v1/makers/[maker]/stats", async (_request, _url, params) => {
-  const maker = parsePathParam("maker", String(params.maker), makerParam);
-  return { body: { text: await makerStats(database(), maker) }, cache: CACHE.maker };
-});
+// The endpoint is declared in web/api/routes.ts; the web launcher serves it from there without Next.
+export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = nextRoute("/v1/makers/[maker]/stats");

@@ -1,0 +1,193 @@
+import { env } from "../../platform/env";
+import { readBook } from "../../lib/db/reads/book";
+import { listCandles } from "../../lib/db/reads/candles";
+import { listChartCandles } from "../../lib/db/reads/chart-candles";
+import { listFills, listOfferFills } from "../../lib/db/reads/fills";
+import { listMarkets } from "../../lib/db/reads/markets";
+import { getOffer, listOffers, offerExists } from "../../lib/db/reads/offers";
+import { makerStats, protocolStats } from "../../lib/db/reads/stats";
+import { listWalletTrades } from "../../lib/db/reads/wallet-trades";
+import { endpoint, endpointMatcher, type Endpoint } from "../http/endpoint";
+import { notFound } from "../http/errors";
+import { openApiDocument } from "../http/openapi/document";
+import { address } from "../http/params";
+import {
+  bookQuery,
+  candleQuery,
+  CANDLE_RESOLUTIONS,
+  checkBookSort,
+  checkPage,
+  checkTimeRange,
+  fillListQuery,
+  makerOfferListQuery,
+  offerFillListQuery,
+  offerListQuery,
+  parseMints,
+  streamQuery,
+  walletTradeQuery,
+} from "../http/query-schemas";
+import { CACHE, onOrigin, requestOrigin } from "../http/response";
+import { tokenApiError } from "../http/token-errors";
+import { database, tokenService } from "../services";
+import { pairDecimals } from "./pair-decimals";
+import { feedStream } from "./stream";
+
+/**
+ * The /v1 route table: every endpoint declared once, here. An entry names its
+ * path (Next's folder spelling), the query and path parameters it reads (zod
+ * schemas: a failure is the 400 naming the parameter), its Cache-Control, and
+ * the handler that calls lib/ and returns the JSON (PostgreSQL's own text,
+ * written as it came). The budget, the ETag, 304s, CORS, errors and metrics
+ * are web/http/api.ts's, the same for every entry.
+ *
+ * Adding an endpoint: an entry here, and app/v1/<path>/route.ts re-exporting
+ * `nextRoute("<path>")` (web/api/next-route.ts) so that `next start` serves
+ * it too; the web launcher serves it from this table without Next.
+ */
+
+const ENDPOINTS = [
+  "GET /v1/offers",
+  "GET /v1/offers/:pda",
+  "GET /v1/offers/:pda/fills",
+  "GET /v1/fills",
+  "GET /v1/makers/:maker/stats",
+  "GET /v1/makers/:maker/offers",
+  "GET /v1/stats",
+  "GET /v1/tokens?mints=",
+  "GET /v1/trending",
+  "GET /v1/markets (extension: pairs with open offers or recent fills)",
+  "GET /v1/stream (extension: Server-Sent Events of fills, offer changes and revokes)",
+  "GET /v1/candles?tokenMint=&paymentMint=&resolution= (extension: OHLC candles of one pair)",
+  "GET /v1/book?tokenMint=&paymentMint= (extension: price levels of one pair)",
+  "GET /v1/wallets/:address/trades (extension: a wallet's fills as maker or taker)",
+  "GET /v1/openapi.json (OpenAPI 3.1; rendered at /docs)",
+];
+
+// Constant documents: serialised once, not per request (the OpenAPI one on first use).
+const INDEX = JSON.stringify({ version: "v1", endpoints: ENDPOINTS });
+let openApiText: string | undefined;
+
+const origin = (request: { headers: { get(name: string): string | null } }, url: URL) => onOrigin(requestOrigin(request, url, env().TRUST_PROXY));
+const fromTokens = (error: unknown) => {
+  throw tokenApiError(error);
+};
+
+export const API_ROUTES: readonly Endpoint[] = [
+  endpoint({ path: "/v1", cache: CACHE.index, answer: async () => ({ text: INDEX }) }),
+  endpoint({
+    path: "/v1/openapi.json",
+    cache: CACHE.index,
+    answer: async () => ({ text: (openApiText ??= JSON.stringify(openApiDocument())) }),
+  }),
+  endpoint({ path: "/v1/stats", cache: CACHE.stats, answer: async () => ({ text: await protocolStats(database()) }) }),
+  endpoint({ path: "/v1/markets", cache: CACHE.markets, answer: async () => ({ text: await listMarkets(database()) }) }),
+  endpoint({
+    path: "/v1/offers",
+    query: offerListQuery,
+    cache: CACHE.list,
+    answer: async ({ query }) => {
+      checkPage(query);
+      checkBookSort(query);
+      return { text: await listOffers(database(), query) };
+    },
+  }),
+  endpoint({
+    path: "/v1/offers/[pda]",
+    params: { pda: address("pda") },
+    cache: CACHE.offer,
+    answer: async ({ params: { pda } }) => {
+      const offer = await getOffer(database(), pda);
+      if (offer === undefined) throw notFound(`offer ${pda} is unknown to the indexer`);
+      return { text: offer };
+    },
+  }),
+  endpoint({
+    path: "/v1/offers/[pda]/fills",
+    params: { pda: address("pda") },
+    query: offerFillListQuery,
+    cache: CACHE.list,
+    answer: async ({ params: { pda }, query }) => {
+      checkPage(query);
+      const db = database();
+      const [exists, text] = await Promise.all([offerExists(db, pda), listOfferFills(db, pda, query)]);
+      if (!exists) throw notFound(`offer ${pda} is unknown to the indexer`);
+      return { text };
+    },
+  }),
+  endpoint({
+    path: "/v1/fills",
+    query: fillListQuery,
+    cache: CACHE.list,
+    answer: async ({ query }) => {
+      checkPage(query);
+      checkTimeRange(query);
+      return { text: await listFills(database(), query) };
+    },
+  }),
+  endpoint({
+    path: "/v1/makers/[maker]/stats",
+    params: { maker: address("maker") },
+    cache: CACHE.maker,
+    answer: async ({ params: { maker } }) => ({ text: await makerStats(database(), maker) }),
+  }),
+  endpoint({
+    path: "/v1/makers/[maker]/offers",
+    params: { maker: address("maker") },
+    query: makerOfferListQuery,
+    cache: CACHE.list,
+    answer: async ({ params: { maker }, query }) => {
+      checkPage(query);
+      return { text: await listOffers(database(), { ...query, maker }) };
+    },
+  }),
+  endpoint({
+    path: "/v1/wallets/[address]/trades",
+    params: { address: address("address") },
+    query: walletTradeQuery,
+    cache: CACHE.list,
+    answer: async ({ params, query }) => {
+      checkPage(query);
+      return { text: await listWalletTrades(database(), { ...query, address: params.address }) };
+    },
+  }),
+  endpoint({
+    path: "/v1/candles",
+    query: candleQuery,
+    cache: CACHE.candles,
+    answer: async ({ query: { units, invert, includeEmpty, ...query } }) => {
+      checkTimeRange(query);
+      const q = { ...query, resolution: CANDLE_RESOLUTIONS[query.resolution] };
+      if (units === "raw" && !invert && !includeEmpty) return { text: await listCandles(database(), q) };
+      const decimals = units === "human" ? await pairDecimals(q.tokenMint, q.paymentMint) : undefined;
+      return { text: await listChartCandles(database(), q, { includeEmpty, invert, decimals }) };
+    },
+  }),
+  endpoint({ path: "/v1/book", query: bookQuery, cache: CACHE.list, answer: async ({ query }) => ({ text: await readBook(database(), query) }) }),
+  endpoint({
+    path: "/v1/tokens",
+    cache: CACHE.tokens,
+    answer: async ({ request }) => {
+      const tokens = await tokenService().resolve(parseMints(request.url)).catch(fromTokens);
+      return { value: { tokens: tokens.map(origin(request, request.url)) } };
+    },
+  }),
+  endpoint({
+    path: "/v1/trending",
+    cache: CACHE.trending,
+    answer: async ({ request }) => {
+      const trending = await tokenService().trending().catch(fromTokens);
+      return { value: { ...trending, items: trending.items.map(origin(request, request.url)) } };
+    },
+  }),
+  endpoint({ path: "/v1/stream", query: streamQuery, cache: CACHE.none, answer: ({ query, request }) => feedStream(query, request) }),
+  // Any other path under /v1: the JSON 404 (Next's catch-all route, the launcher's no-match).
+  endpoint({
+    path: "/v1/[...path]",
+    cache: CACHE.none,
+    answer: async ({ request }) => {
+      throw notFound(`no endpoint at ${request.url.pathname}; see GET /v1 for the list`);
+    },
+  }),
+];
+
+export const apiRoutes = endpointMatcher(API_ROUTES);

@@ -1,0 +1,120 @@
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { gzip } from "node:zlib";
+import type { Answer } from "./api";
+import type { ApiRequest, RequestHeaders } from "./endpoint";
+import { codedTagNamed } from "./encoding-etag";
+
+/**
+ * An Answer (web/http/api.ts) written straight to node:http by the web
+ * launcher: no fetch Request or Response on the way, the JSON text written
+ * as it came from PostgreSQL, its ETag computed once (in the Answer) and
+ * suffixed per coding (web/http/encoding-etag.ts).
+ *
+ * Compression pays only above a size: a small body costs more to deflate
+ * than its bytes cost to send, so bodies under COMPRESS_MIN_BYTES go as they
+ * are. Above it, gzip at level 1: on this JSON it is some 3x cheaper than
+ * the default level 6 for a body a few percent larger. COMPRESS=false (a
+ * proxy in front compresses) turns it off, as it does Next's.
+ */
+export const COMPRESS_MIN_BYTES = 1024;
+const GZIP_LEVEL = 1;
+
+export interface WriterOptions {
+  compress: boolean;
+}
+
+/** The launcher's view of node:http's headers (joined as fetch joins repeats). */
+export function headersOf(req: IncomingMessage): RequestHeaders {
+  return {
+    get: (name) => {
+      const value = req.headers[name];
+      return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
+    },
+  };
+}
+
+/** An ApiRequest over node:http; its abort signal is made only when asked for (the stream). */
+export function apiRequestOf(req: IncomingMessage, res: ServerResponse, url: URL, params: Record<string, string>): ApiRequest {
+  let controller: AbortController | undefined;
+  return {
+    method: req.method ?? "GET",
+    url,
+    headers: headersOf(req),
+    params,
+    get signal() {
+      if (!controller) {
+        const made = (controller = new AbortController());
+        res.once("close", () => made.abort());
+      }
+      return controller.signal;
+    },
+  };
+}
+
+/** Whether the client takes gzip (a q=0 refuses it). */
+function acceptsGzip(header: string | undefined): boolean {
+  if (!header) return false;
+  const at = header.toLowerCase().indexOf("gzip");
+  if (at < 0) return false;
+  const rest = header.slice(at + 4, header.indexOf(",", at) < 0 ? undefined : header.indexOf(",", at));
+  return !/;\s*q=0(?:\.0*)?\s*$/.test(rest);
+}
+
+const gzipped = (data: Buffer) =>
+  new Promise<Buffer>((resolve, reject) => gzip(data, { level: GZIP_LEVEL }, (e, out) => (e ? reject(e) : resolve(out))));
+
+export async function writeAnswer(req: IncomingMessage, res: ServerResponse, answer: Answer, options: WriterOptions): Promise<void> {
+  const head = req.method === "HEAD";
+  const { status, headers, body } = answer;
+  if (body === null || status === 304 || status === 204) {
+    const etag = headers.etag;
+    const coded = status === 304 && etag ? codedTagNamed(etag, req.headers["if-none-match"]) : undefined;
+    res.writeHead(status, coded ? { ...headers, etag: coded } : headers);
+    res.end();
+    return;
+  }
+  if (body instanceof ReadableStream) return pipeStream(res, status, headers, body, head);
+  const data = typeof body === "string" ? Buffer.from(body) : body;
+  const bytes = data.length;
+  if (!options.compress) {
+    res.writeHead(status, { ...headers, "content-length": String(bytes) });
+    res.end(head ? undefined : data);
+    return;
+  }
+  // Each answer varies by the coding asked, whichever is sent this time (a cache must key on it).
+  const vary = { vary: "Accept-Encoding" };
+  if (bytes < COMPRESS_MIN_BYTES || head || !acceptsGzip(req.headers["accept-encoding"])) {
+    res.writeHead(status, { ...headers, ...vary, "content-length": String(bytes) });
+    res.end(head ? undefined : data);
+    return;
+  }
+  const coded = await gzipped(data);
+  const etag = headers.etag ? { etag: `${headers.etag.slice(0, -1)}-gzip"` } : undefined;
+  res.writeHead(status, { ...headers, ...vary, ...etag, "content-encoding": "gzip", "content-length": String(coded.length) });
+  res.end(coded);
+}
+
+/** The event stream, written as its frames come, pausing while the socket is full; it ends when the client goes. */
+async function pipeStream(res: ServerResponse, status: number, headers: Record<string, string>, stream: ReadableStream<Uint8Array>, head: boolean): Promise<void> {
+  res.writeHead(status, headers);
+  if (head) {
+    await stream.cancel();
+    res.end();
+    return;
+  }
+  res.flushHeaders();
+  const reader = stream.getReader();
+  res.once("close", () => void reader.cancel().catch(() => {}));
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!res.write(value)) await new Promise<void>((resolve) => res.once("drain", resolve).once("close", resolve));
+      if (res.destroyed) return;
+    }
+    res.end();
+  } catch {
+    // The stream cut off a reader that did not read: the connection goes, it resumes with Last-Event-ID.
+    res.destroy();
+  }
+}

@@ -5,9 +5,11 @@ import { decodeTransaction, type DecodedTransaction } from "../lib/program/trans
 import {
   appendChanges,
   appliedSignatures,
-  applyOfferEvents,
+  closeOffers,
+  endOffers,
   insertOffers,
   offerTerms,
+  recordFills,
   recordScannedTransactions,
   writeCheckpoint,
   type NewFill,
@@ -118,10 +120,9 @@ export async function commitBatch(
   const fromAccounts = await offersFromAccounts(rpc, [...takes].filter((p) => !terms.has(p)), log);
   for (const o of fromAccounts) terms.set(o.pda, o);
 
-  // The batch's writes, gathered by kind: the offers created, then the takes,
-  // ends and closes in one statement that updates each offer they touch once
-  // (an offer is created before it is taken, taken before it ends, and closed
-  // last), the scanned transactions and the checkpoint.
+  // The batch's writes, gathered by kind and written as one statement each, in
+  // an order the chain allows: an offer is created before it is taken, taken
+  // before it ends, and closed last.
   const offers: NewOffer[] = [...fromAccounts];
   const fills: NewFill[] = [];
   const ends: OfferEnd[] = [];
@@ -203,7 +204,9 @@ export async function commitBatch(
   await write(async (tx) => {
     await Promise.all([
       ...(offers.length ? [insertOffers(tx, offers)] : []),
-      ...(fills.length || ends.length || closes.length ? [applyOfferEvents(tx, { fills, ends, closes })] : []),
+      ...(fills.length ? [recordFills(tx, fills)] : []),
+      ...(ends.length ? [endOffers(tx, ends)] : []),
+      ...(closes.length ? [closeOffers(tx, closes)] : []),
       ...(scanned.length ? [recordScannedTransactions(tx, scanned)] : []),
       writeCheckpoint(tx, programId, { lastSignature: last.signature, lastSlot: BigInt(last.slot) }),
     ]);

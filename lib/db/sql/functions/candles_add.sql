@@ -1,73 +1,47 @@
 -- The function candles_add, as PostgreSQL runs it today: the definition the
--- migrations leave (last set in drizzle/0010_write_path.sql). Editing this
--- file changes no database. A change is a new migration (`npm run db:generate
--- -- --custom --name <what>` adds an empty one to drizzle/ and its entry to
+-- migrations leave (last set in drizzle/0007_candles.sql). Editing this file
+-- changes no database. A change is a new migration (`npm run db:generate --
+-- --custom --name <what>` adds an empty one to drizzle/ and its entry to
 -- drizzle/meta/_journal.json) that replaces it (CREATE OR REPLACE FUNCTION;
 -- DROP FUNCTION first when its arguments or result change), and this file
 -- updated to match: tests/integration/db/sql-definitions.test.ts fails while
 -- the two differ.
 
--- Merges fills into their candles at each of `resolutions` (multiples of 60
--- seconds, so each bucket is a run of whole minutes): high, low, volumes and
--- count grow; open and close move only when a fill comes before the kept
--- open or after the kept close, by (slot, signature, ix_index), the feed's
--- order. The fills are summed by pair and minute first and the minutes rolled
--- up into each resolution's buckets, so a batch sorts its fills once rather
--- than once per resolution. Merging is order-free: a batch, or a backfill in
--- any slices, gives the same candles.
+-- Merges fills into their candles at each of `resolutions`: high, low,
+-- volumes and count grow; open and close move only when a fill comes before
+-- the kept open or after the kept close, by (slot, signature, ix_index), the
+-- feed's order. Merging is order-free: a batch, or a backfill in any slices,
+-- gives the same candles.
 CREATE OR REPLACE FUNCTION candles_add(came fills[], resolutions integer[]) RETURNS void
 LANGUAGE plpgsql AS $$
 BEGIN
   WITH priced AS (
-    SELECT f.token_mint, f.payment_mint,
-      date_bin('1 minute', f.block_time, timestamptz '2000-01-01 00:00:00+00') AS minute,
+    SELECT f.token_mint, f.payment_mint, r.resolution,
+      date_bin(make_interval(secs => r.resolution), f.block_time, timestamptz '2000-01-01 00:00:00+00') AS bucket,
       fill_price(o.price_per_token, o.price_scale) AS price, f.fill_amount, f.payment_amount, f.slot, f.signature, f.ix_index
     FROM unnest(came) f
     JOIN offers o ON o.pda = f.offer_pda
-  ),
-  minutes AS (
-    SELECT token_mint, payment_mint, minute, max(price) AS high, min(price) AS low,
-      sum(fill_amount) AS volume, sum(payment_amount) AS quote_volume, count(*) AS fills
-    FROM priced GROUP BY token_mint, payment_mint, minute
-  ),
-  minute_first AS (
-    SELECT DISTINCT ON (token_mint, payment_mint, minute) token_mint, payment_mint, minute, price, slot, signature, ix_index
-    FROM priced ORDER BY token_mint, payment_mint, minute, slot, signature, ix_index
-  ),
-  minute_last AS (
-    SELECT DISTINCT ON (token_mint, payment_mint, minute) token_mint, payment_mint, minute, price, slot, signature, ix_index
-    FROM priced ORDER BY token_mint, payment_mint, minute, slot DESC, signature DESC, ix_index DESC
-  ),
-  bucketed AS (
-    SELECT m.token_mint, m.payment_mint, r.resolution,
-      date_bin(make_interval(secs => r.resolution), m.minute, timestamptz '2000-01-01 00:00:00+00') AS bucket,
-      m.high, m.low, m.volume, m.quote_volume, m.fills,
-      a.price AS open, a.slot AS open_slot, a.signature AS open_signature, a.ix_index AS open_ix_index,
-      z.price AS close, z.slot AS close_slot, z.signature AS close_signature, z.ix_index AS close_ix_index
-    FROM minutes m
-    JOIN minute_first a USING (token_mint, payment_mint, minute)
-    JOIN minute_last z USING (token_mint, payment_mint, minute)
     CROSS JOIN unnest(resolutions) AS r(resolution)
   ),
   grouped AS (
-    SELECT token_mint, payment_mint, resolution, bucket, max(high) AS high, min(low) AS low,
-      sum(volume) AS volume, sum(quote_volume) AS quote_volume, sum(fills)::bigint AS fills
-    FROM bucketed GROUP BY token_mint, payment_mint, resolution, bucket
+    SELECT token_mint, payment_mint, resolution, bucket, max(price) AS high, min(price) AS low,
+      sum(fill_amount) AS volume, sum(payment_amount) AS quote_volume, count(*) AS fills
+    FROM priced GROUP BY token_mint, payment_mint, resolution, bucket
   ),
   first AS (
     SELECT DISTINCT ON (token_mint, payment_mint, resolution, bucket) token_mint, payment_mint, resolution, bucket,
-      open, open_slot, open_signature, open_ix_index
-    FROM bucketed ORDER BY token_mint, payment_mint, resolution, bucket, open_slot, open_signature, open_ix_index
+      price, slot, signature, ix_index
+    FROM priced ORDER BY token_mint, payment_mint, resolution, bucket, slot, signature, ix_index
   ),
   last AS (
     SELECT DISTINCT ON (token_mint, payment_mint, resolution, bucket) token_mint, payment_mint, resolution, bucket,
-      close, close_slot, close_signature, close_ix_index
-    FROM bucketed ORDER BY token_mint, payment_mint, resolution, bucket, close_slot DESC, close_signature DESC, close_ix_index DESC
+      price, slot, signature, ix_index
+    FROM priced ORDER BY token_mint, payment_mint, resolution, bucket, slot DESC, signature DESC, ix_index DESC
   )
   INSERT INTO candles AS c (token_mint, payment_mint, resolution, bucket, open, high, low, close, volume, quote_volume, fills,
     open_slot, open_signature, open_ix_index, close_slot, close_signature, close_ix_index)
-  SELECT g.token_mint, g.payment_mint, g.resolution, g.bucket, a.open, g.high, g.low, z.close, g.volume, g.quote_volume, g.fills,
-    a.open_slot, a.open_signature, a.open_ix_index, z.close_slot, z.close_signature, z.close_ix_index
+  SELECT g.token_mint, g.payment_mint, g.resolution, g.bucket, a.price, g.high, g.low, z.price, g.volume, g.quote_volume, g.fills,
+    a.slot, a.signature, a.ix_index, z.slot, z.signature, z.ix_index
   FROM grouped g
   JOIN first a USING (token_mint, payment_mint, resolution, bucket)
   JOIN last z USING (token_mint, payment_mint, resolution, bucket)

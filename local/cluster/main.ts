@@ -3,6 +3,7 @@ import { requireFreePort } from "../../platform/ports";
 import { exitWithOneLine } from "../../platform/startup-error";
 import { startLocalCluster } from "./cluster";
 import { movedPortsLine, preferredClusterPort } from "./listen";
+import { startYellowstone } from "./yellowstone/server";
 
 /**
  * `npm run localnet`: the local Solana JSON-RPC stand-in with a living market.
@@ -36,12 +37,18 @@ const cluster = await (async () => {
   });
 })().catch((error: unknown) => exitWithOneLine("localnet", error));
 
+// Its Yellowstone (Geyser gRPC) stream, on LOCALNET_GEYSER_PORT (unset: a free port).
+const yellowstone = await startYellowstone(cluster.ledger, {
+  host: process.env.LOCALNET_HOST || "127.0.0.1",
+  port: numberSetting("LOCALNET_GEYSER_PORT", 0),
+  replaySlots: numberSetting("LOCALNET_GEYSER_REPLAY_SLOTS", 300),
+}).catch((error: unknown) => exitWithOneLine("localnet", error));
 const moved = movedPortsLine(cluster);
 if (moved) console.warn(`${moved} (set LOCALNET_PORT to choose)`);
 const how = cluster.resumed ? "continued from its kept ledger" : "built";
 console.log(`local cluster listening on ${cluster.url}, WebSocket ${cluster.wsUrl} (${cluster.ledger.transactions.length} transactions ${how} in ${Date.now() - startedAt} ms)`);
 console.log("environment for the worker and the app:");
-for (const [name, value] of Object.entries(cluster.env)) console.log(`  ${name}=${value}`);
+for (const [name, value] of Object.entries({ ...cluster.env, GEYSER_URL: yellowstone.url })) console.log(`  ${name}=${value}`);
 console.log(`admin: POST ${cluster.url}/_admin/{faults,behind,rollback,prune,simulator,append,advance}, GET ${cluster.url}/_admin/{info,stats,expected}`);
 
 let stopping = false;
@@ -49,7 +56,7 @@ const shutdown = (signal: string) => {
   if (stopping) return;
   stopping = true;
   console.log(`${signal}: stopping the local cluster`);
-  cluster.stop().then(
+  Promise.all([yellowstone.stop(), cluster.stop()]).then(
     () => process.exit(0),
     () => process.exit(1),
   );

@@ -59,6 +59,8 @@ interface Subscriber {
   cursor: number;
   /** The last slot told (transactions, meta, status). */
   told: number;
+  /** A fresh subscription is told where it starts: the status of the slot it starts after. */
+  tellStart: boolean;
 }
 
 export async function startYellowstone(ledger: Ledger, options: YellowstoneOptions = {}): Promise<YellowstoneServer> {
@@ -90,6 +92,11 @@ export async function startYellowstone(ledger: Ledger, options: YellowstoneOptio
   /** Tells a subscriber every slot newly visible at its commitment. */
   const pump = (sub: Subscriber) => {
     if (silent || !sub.transactions) return;
+    if (sub.tellStart && sub.slotsFilter) {
+      // A validator's plugin sends slot updates every 400 ms anyway; a quiet local ledger would send none.
+      sub.call.write(slotUpdate(sub.told, ledger.slot(sub.told)?.parentSlot, sub.commitment === "finalized" ? SlotStatus.SLOT_FINALIZED : SlotStatus.SLOT_CONFIRMED, sub.slotsFilter));
+    }
+    sub.tellStart = false;
     const visible = ledger.visibleSlot(sub.commitment);
     const txs = ledger.transactions;
     for (let slot = sub.told + 1; slot <= visible; slot++) {
@@ -139,7 +146,7 @@ export async function startYellowstone(ledger: Ledger, options: YellowstoneOptio
       return;
     }
     stats.subscribes++;
-    const sub: Subscriber = { call, commitment: "confirmed", transactions: null, slotsFilter: null, blocksMetaFilter: null, cursor: 0, told: 0 };
+    const sub: Subscriber = { call, commitment: "confirmed", transactions: null, slotsFilter: null, blocksMetaFilter: null, cursor: 0, told: 0, tellStart: false };
     subscribers.add(sub);
     call.on("data", (request: SubscribeRequest) => {
       if (request.ping) {
@@ -168,11 +175,7 @@ export async function startYellowstone(ledger: Ledger, options: YellowstoneOptio
       sub.blocksMetaFilter = Object.keys(request.blocksMeta)[0] ?? null;
       sub.told = told;
       sub.cursor = firstPositionAfter(told);
-      // Tells where the stream starts (a validator's plugin sends slot updates every 400 ms anyway).
-      if (sub.slotsFilter && request.fromSlot === undefined && !silent) {
-        const record = ledger.slot(told);
-        sub.call.write(slotUpdate(told, record?.parentSlot, commitment === "finalized" ? SlotStatus.SLOT_FINALIZED : SlotStatus.SLOT_CONFIRMED, sub.slotsFilter));
-      }
+      sub.tellStart = request.fromSlot === undefined;
       pump(sub);
     });
     const end = () => subscribers.delete(sub);

@@ -11,7 +11,8 @@ import { startYellowstone } from "./yellowstone/server";
  * its PubSub WebSocket on the next port), LOCALNET_SEED ("localnet"), LOCALNET_HISTORY (2000
  * transactions built before serving), LOCALNET_TPS (3), LOCALNET_V0_SHARE (0.2),
  * LOCALNET_DATA_DIR (unset: the ledger lives in memory; set: kept there and
- * continued on the next start).
+ * continued on the next start), LOCALNET_GEYSER_PORT (its Yellowstone gRPC
+ * stream; unset: a free port) and LOCALNET_GEYSER_REPLAY_SLOTS (300).
  */
 const startedAt = Date.now();
 // An asked-for port taken is one line, before the ledger is built; the default one is only preferred (cluster.ts binds it or another pair).

@@ -2,7 +2,7 @@ import { appliedSignatures } from "../../lib/db/writes";
 import { rawFromGeyser } from "../../lib/geyser/raw-transaction";
 import { SlotStatus } from "../../lib/geyser/service";
 import { decodeTransaction } from "../../lib/program/transaction-decoder";
-import { exponentialBackoff, isDatabaseUnreachable, sleep } from "../../lib/resilience";
+import { exponentialBackoff, HALF_JITTER, isDatabaseUnreachable, sleep } from "../../lib/resilience";
 import { commitBatch, NotYetAvailableError } from "../batch";
 import { undoDropped } from "../finality";
 import { syncOnce, upkeep, type ScannerConfig, type ScannerContext, type ScannerState, type UpkeepTimers } from "../scan-loop";
@@ -16,7 +16,7 @@ export interface GeyserConfig {
 }
 
 /** Reconnects back off from 0.5 s to 30 s, with jitter: a fleet of workers does not storm the server. */
-const reconnectDelay = exponentialBackoff({ baseMs: 500, maxMs: 30_000 });
+const reconnectDelay = exponentialBackoff({ baseMs: 500, maxMs: 30_000, jitter: HALF_JITTER });
 /** How long a read waits before the upkeep (finality, lapsed offers, reconcile) gets its turn. */
 const UPKEEP_TICK_MS = 1_000;
 /** Slots whose applied signatures are kept in memory for a dead slot's undo; older ones the finality check settles. */

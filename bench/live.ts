@@ -9,6 +9,7 @@ import { migrateDatabase } from "../lib/db/migrate";
 import { sleep } from "../lib/resilience";
 import { createDatabaseIfMissing } from "../platform/postgres/resolve";
 import { startLocalCluster, type LocalCluster } from "../local/cluster";
+import { startYellowstone } from "../local/cluster/yellowstone/server";
 import { launchChromium } from "../tests/e2e/browser";
 import { cpuSeconds, ensureBuild, log, ROOT, spawnServer, startNext } from "./harness";
 
@@ -16,8 +17,10 @@ import { cpuSeconds, ensureBuild, log, ROOT, spawnServer, startNext } from "./ha
 //  1. commit → client: from the worker's commit (its NOTIFY, heard by the
 //     bench on its own LISTEN connection) to an SSE client holding the event.
 //  2. landing → browser: from a take landing on the local cluster to the fills
-//     page in Chromium showing it, with the worker's WebSocket wake-up and with
-//     the interval poll alone.
+//     page in Chromium showing it, through the Yellowstone stream (GEYSER_URL,
+//     the local cluster's gRPC server), with the worker's WebSocket wake-up and
+//     with the interval poll alone; and per path, the getTransaction calls
+//     the cluster answered per live transaction.
 //  3. many streams on one web process: its RSS and CPU with BENCH_STREAMS
 //     (1000) open, and the commit → client delivery p99 across all of them.
 // BENCH_SECONDS (20) per phase, BENCH_STREAMS (1000), BENCH_DATABASE_URL (else
@@ -26,7 +29,7 @@ import { cpuSeconds, ensureBuild, log, ROOT, spawnServer, startNext } from "./ha
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 20);
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 1000);
 const TAKES_PER_SECOND = 4;
-const TARGETS = { commitToClientP99: 100, landingToBrowserP99: 1000, manyStreamsP99: 250, manyStreamsRssMb: 150 };
+const TARGETS = { commitToClientP99: 100, landingToBrowserP99: 1000, geyserLandingToBrowserP99: 300, manyStreamsP99: 250, manyStreamsRssMb: 150 };
 
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
 const summary = (values: number[]) => {
@@ -87,6 +90,8 @@ const databaseUrl = await createDatabaseIfMissing(adminUrl, "offer_book_bench_li
 await migrateDatabase(databaseUrl);
 
 const cluster = await startLocalCluster({ seed: "bench-live", history: 2000, live: false });
+const yellowstone = await startYellowstone(cluster.ledger);
+const getTransactionCalls = () => cluster.stats().byMethod.getTransaction ?? 0;
 const webPort = await freePort();
 const base = `http://127.0.0.1:${webPort}`;
 const web = await startNext(webPort, { DATABASE_URL: databaseUrl, RATE_LIMIT_RPM: "0", STREAM_MAX_PER_CLIENT: String(STREAMS + 10) });
@@ -138,6 +143,8 @@ const report = (line: string) => {
 const browser = await launchChromium();
 async function landingToBrowser(label: string): Promise<ReturnType<typeof summary>> {
   const page = await browser.newPage();
+  const callsBefore = getTransactionCalls();
+  const ledgerBefore = cluster.ledger.transactions.length;
   await page.goto(`${base}/fills`, { waitUntil: "networkidle" });
   // The page records when each signature first shows (the browser and the bench share the machine's clock).
   await page.evaluate(() => {
@@ -156,10 +163,23 @@ async function landingToBrowser(label: string): Promise<ReturnType<typeof summar
   await page.close();
   const lags = [...landed].flatMap(([signature, at]) => (seen[signature] ? [seen[signature] - at] : []));
   const s = summary(lags);
-  report(`landing → browser, ${label} (${s.n} of ${landed.size} takes shown): p50 ${s.p50} ms, p99 ${s.p99} ms, max ${s.max} ms`);
+  const perTransaction = (getTransactionCalls() - callsBefore) / Math.max(1, cluster.ledger.transactions.length - ledgerBefore);
+  report(
+    `landing → browser, ${label} (${s.n} of ${landed.size} takes shown): p50 ${s.p50} ms, p99 ${s.p99} ms, max ${s.max} ms; ` +
+      `getTransaction calls per live transaction ${perTransaction.toFixed(2)}`,
+  );
   if (s.n < landed.size) misses.push(`${label}: ${landed.size - s.n} takes never shown`);
   return s;
 }
+await stopProcess(worker);
+const geyserHealthPort = await freePort();
+worker = await startWorker({ GEYSER_URL: yellowstone.url, WORKER_HEALTH_PORT: String(geyserHealthPort) });
+// Measured once the stream is applying: what the start-up backfill reads over RPC is a gap fill, not the live path.
+while (!/^offer_book_worker_geyser_connected 1$/m.test(await fetch(`http://127.0.0.1:${geyserHealthPort}/metrics`).then((r) => r.text(), () => ""))) await sleep(200);
+const streamed = await landingToBrowser("Yellowstone stream");
+if (!(streamed.p99 < TARGETS.geyserLandingToBrowserP99)) misses.push(`landing → browser through the stream p99 ${streamed.p99} ms (target < ${TARGETS.geyserLandingToBrowserP99})`);
+await stopProcess(worker);
+worker = await startWorker();
 const woken = await landingToBrowser("WebSocket wake-up");
 if (!(woken.p99 < TARGETS.landingToBrowserP99)) misses.push(`landing → browser p99 ${woken.p99} ms (target < ${TARGETS.landingToBrowserP99})`);
 await stopProcess(worker);
@@ -210,6 +230,7 @@ console.log(misses.length ? `targets missed: ${misses.join("; ")}` : "all target
 await stopProcess(worker);
 web.kill("SIGTERM");
 await sql.end();
+await yellowstone.stop();
 await cluster.stop();
 await stopDatabase();
 process.exit(0);

@@ -54,6 +54,12 @@ export const serverEnvSchema = z.object({
   RPC_CONCURRENCY: positiveInt(16),
   RPC_TIMEOUT_MS: positiveInt(15_000),
   RECONCILE_INTERVAL_MS: positiveInt(300_000),
+  /** A Yellowstone (Geyser gRPC) endpoint, http:// or https://: the worker takes live transactions from it and keeps SOLANA_RPC_URL for backfill and gaps. Unset: the RPC alone. */
+  GEYSER_URL: z.url({ protocol: /^https?$/, error: "must be an http:// or https:// URL (the gRPC endpoint)" }).optional(),
+  /** Sent as the x-token header to GEYSER_URL. */
+  GEYSER_TOKEN: z.string().optional(),
+  /** No message (pings included) from the Geyser stream for this long: it is stalled, replaced by a new one. */
+  GEYSER_STALL_MS: positiveInt(30_000),
   /** The live feed (GET /v1/stream): hours of events kept for resuming readers (the worker prunes older ones). */
   FEED_RETENTION_HOURS: z.coerce.number().positive().default(168),
   /** Open streams one client IP may hold on one web process. */

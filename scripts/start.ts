@@ -169,6 +169,12 @@ async function main(): Promise<void> {
     Object.assign(shared, cluster.env, { LOCAL_DEMO_CLUSTER: "true" });
     const how = cluster.resumed ? `continued from its kept ledger (${cluster.resumed.transactions} transactions)` : "started";
     log.info(`local demo cluster ${how} at ${cluster.url}, WebSocket ${cluster.wsUrl} (no SOLANA_RPC_URL), program ${cluster.programId}`);
+    // The fastest path: the worker takes live transactions from a Yellowstone stream of the same ledger.
+    const { startYellowstone } = await import("../local/cluster/yellowstone/server");
+    const yellowstone = await startYellowstone(cluster.ledger, { replaySlots: numberSetting("LOCALNET_GEYSER_REPLAY_SLOTS", 300) });
+    cleanups.push(() => yellowstone.stop());
+    Object.assign(shared, { GEYSER_URL: yellowstone.url });
+    log.info(`local Yellowstone (Geyser gRPC) server at ${yellowstone.url}: the worker follows its stream`);
 
     if (standin) {
       const { startTokenStandin } = await import("../local/tokens");

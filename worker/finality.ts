@@ -36,33 +36,41 @@ export async function settleFinality(sql: postgres.Sql, write: Lease["write"], r
     const kept: string[] = [];
     const gone: string[] = [];
     candidates.forEach((c, i) => (statuses[i] ? kept : gone).push(c.signature));
-    const reread = gone.length ? await rpc.offerAccounts(await offersReadSince(sql, gone)) : null;
-    await write(async (tx) => {
-      if (kept.length) await markFinalized(tx, kept);
-      // The live feed is told, in the same transaction: a revoke per undone
-      // transaction (newest first, as undone), then the offers' restored rows.
-      const revoked: Revocation[] = [];
-      for (const signature of gone.reverse()) {
-        const revocation = await revocationOf(tx, signature);
-        if (revocation) revoked.push(revocation);
-        await undoTransaction(tx, signature);
-      }
-      for (const { pda, data } of reread?.accounts ?? []) {
-        const offer = data && decodeOfferAccount(data);
-        if (offer) await applyAccountSnapshot(tx, pda, { remainingSize: offer.remainingSize, state: offer.state, slot: reread!.slot }, { replace: true });
-      }
-      await appendRevocations(tx, revoked);
-      await appendOfferRows(tx, revoked.flatMap((r) => r.offerPdas));
-      if (gone.length) {
-        const checkpoint = await readCheckpoint(tx, programId);
-        if (checkpoint.lastSignature && gone.includes(checkpoint.lastSignature)) {
-          await writeCheckpoint(tx, programId, await newestScanned(tx));
-        }
-      }
-    });
+    if (kept.length) await write((tx) => markFinalized(tx, kept));
+    if (gone.length) await undoDropped(sql, write, rpc, programId, gone);
     if (gone.length) log.warn({ dropped: gone }, "transactions dropped by the cluster were undone");
     dropped += gone.length;
     if (candidates.length < 1000) break;
   }
   return dropped;
+}
+
+/**
+ * Undoes transactions the cluster dropped, in one database transaction: the
+ * live feed is told a revoke per undone transaction (newest first, as
+ * undone), then the offers' restored rows; an offer whose account was read
+ * from the dropped fork is read again from the chain that won; the checkpoint
+ * moves back to the newest surviving transaction if it was one of them. Used
+ * by the finality check and by a Geyser stream's dead slot.
+ */
+export async function undoDropped(sql: postgres.Sql, write: Lease["write"], rpc: ProgramRpc, programId: string, gone: string[]): Promise<void> {
+  const reread = await rpc.offerAccounts(await offersReadSince(sql, gone));
+  await write(async (tx) => {
+    const revoked: Revocation[] = [];
+    for (const signature of [...gone].reverse()) {
+      const revocation = await revocationOf(tx, signature);
+      if (revocation) revoked.push(revocation);
+      await undoTransaction(tx, signature);
+    }
+    for (const { pda, data } of reread.accounts) {
+      const offer = data && decodeOfferAccount(data);
+      if (offer) await applyAccountSnapshot(tx, pda, { remainingSize: offer.remainingSize, state: offer.state, slot: reread.slot }, { replace: true });
+    }
+    await appendRevocations(tx, revoked);
+    await appendOfferRows(tx, revoked.flatMap((r) => r.offerPdas));
+    const checkpoint = await readCheckpoint(tx, programId);
+    if (checkpoint.lastSignature && gone.includes(checkpoint.lastSignature)) {
+      await writeCheckpoint(tx, programId, await newestScanned(tx));
+    }
+  });
 }

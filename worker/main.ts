@@ -11,6 +11,7 @@ import { refuseAnotherChain } from "./chain-guard";
 import { acquireLeadership } from "./leader-lock";
 import { createWorkerMetrics } from "./metrics";
 import { createOutageLog } from "./outage";
+import { runGeyser } from "./geyser/datasource";
 import { createProgramRpc } from "./rpc";
 import { runScanner, type ScannerState } from "./scan-loop";
 import { startWakeup } from "./wakeup";
@@ -121,7 +122,9 @@ const rpc = createProgramRpc({
 await refuseAnotherChain(sql, rpc, { programId, treasury: config.TREASURY_ADDRESS }, stopping.signal);
 
 // New program transactions wake the scanner at once; the poll stays the fallback.
-const wakeup = startWakeup({
+// With a Geyser stream, the stream itself is the live path: no wake-up.
+const geyser = config.GEYSER_URL ? { url: config.GEYSER_URL, token: config.GEYSER_TOKEN, stallMs: config.GEYSER_STALL_MS } : null;
+const wakeup = geyser ? null : startWakeup({
   url: config.SOLANA_WS_URL ?? solanaWebsocketUrl(rpcUrl),
   programId,
   commitment: config.SOLANA_COMMITMENT,
@@ -144,21 +147,19 @@ while (!stopping.signal.aborted) {
   role = "leader";
   metrics.leader.set(1);
   terms++;
-  if (terms === 1) log.info({ programId, rpc: rpcUrl, commitment: config.SOLANA_COMMITMENT }, "scanning");
+  if (terms === 1) log.info({ programId, rpc: rpcUrl, geyser: geyser?.url, commitment: config.SOLANA_COMMITMENT }, "scanning");
   else log.info("took the scanner lock again; resuming from the checkpoint");
   const term = AbortSignal.any([stopping.signal, lease.lost]);
-  await runScanner(
-    { sql, write: lease.write, rpc, log, metrics, database, wakeup },
-    {
-      programId,
-      commitment: config.SOLANA_COMMITMENT,
-      intervalMs: config.SCAN_INTERVAL_MS,
-      batchSize: config.SCAN_BATCH_SIZE,
-      reconcileIntervalMs: config.RECONCILE_INTERVAL_MS,
-    },
-    term,
-    state,
-  );
+  const scanner = {
+    programId,
+    commitment: config.SOLANA_COMMITMENT,
+    intervalMs: config.SCAN_INTERVAL_MS,
+    batchSize: config.SCAN_BATCH_SIZE,
+    reconcileIntervalMs: config.RECONCILE_INTERVAL_MS,
+  };
+  const context = { sql, write: lease.write, rpc, log, metrics, database, wakeup: wakeup ?? undefined };
+  if (geyser) await runGeyser(context, scanner, geyser, term, state);
+  else await runScanner(context, scanner, term, state);
   const lost = lease.lost.aborted;
   await lease.release();
   role = "standby";
@@ -169,7 +170,7 @@ while (!stopping.signal.aborted) {
 
 role = "stopping";
 stopPruning();
-wakeup.close();
+wakeup?.close();
 await disconnect(db);
 log.info("stopped");
 process.exit(0);

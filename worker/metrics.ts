@@ -46,6 +46,34 @@ export function createWorkerMetrics() {
     }),
     wakeups: new Counter({ name: `${PREFIX}wakeups_total`, help: "Program log notifications that woke the scanner (or queued one more round)", registers }),
     undoneTransactions: new Counter({ name: `${PREFIX}undone_transactions_total`, help: "Transactions undone because the cluster dropped them", registers }),
+    geyserConnected: new Gauge({ name: `${PREFIX}geyser_connected`, help: "1 while the Yellowstone (GEYSER_URL) stream is subscribed and applying, 0 otherwise", registers }),
+    geyserUpdates: new Counter({
+      name: `${PREFIX}geyser_updates_total`,
+      help: "Updates received from the Yellowstone stream, by kind (transaction, block_meta, slot)",
+      labelNames: ["kind"] as const,
+      registers,
+    }),
+    geyserStreamedTransactions: new Counter({ name: `${PREFIX}geyser_streamed_transactions_total`, help: "Program transactions applied from the stream (not over RPC)", registers }),
+    geyserReconnects: new Counter({
+      name: `${PREFIX}geyser_reconnects_total`,
+      help: "Streams replaced, by why (ended, stalled)",
+      labelNames: ["reason"] as const,
+      registers,
+    }),
+    geyserReplays: new Counter({
+      name: `${PREFIX}geyser_replays_total`,
+      help: "Replays asked with from_slot after a reconnect, by outcome (served, refused)",
+      labelNames: ["outcome"] as const,
+      registers,
+    }),
+    geyserGapFills: new Counter({ name: `${PREFIX}geyser_gap_fills_total`, help: "Gaps the stream could not replay, filled over RPC", registers }),
+    geyserGapFillTransactions: new Counter({ name: `${PREFIX}geyser_gap_fill_transactions_total`, help: "Transactions read over RPC to fill the stream's gaps (the first backfill included)", registers }),
+    geyserDeadSlots: new Counter({ name: `${PREFIX}geyser_dead_slots_total`, help: "Slots the stream said dead whose applied transactions were undone", registers }),
+    geyserRpcCallsPerTransaction: new Gauge({
+      name: `${PREFIX}geyser_rpc_calls_per_streamed_transaction`,
+      help: "JSON-RPC calls spent while applying streamed slots, per streamed transaction (gap fills apart): 0 when the stream carries everything",
+      registers,
+    }),
   };
 }
 

@@ -60,10 +60,9 @@ export interface ScannerContext {
  * or the lock lost), and it ends between batches, never inside one.
  */
 export async function runScanner(context: ScannerContext, config: ScannerConfig, signal: AbortSignal, state: ScannerState): Promise<void> {
-  const { sql, write, rpc, log, metrics, database } = context;
+  const { log, metrics, database } = context;
   let failures = 0;
-  let lastReconcile = 0;
-  let lastFinality = 0;
+  const timers: UpkeepTimers = { lastFinality: 0, lastReconcile: 0 };
   while (!signal.aborted) {
     try {
       await syncOnce(context, config, signal, state);
@@ -72,21 +71,7 @@ export async function runScanner(context: ScannerContext, config: ScannerConfig,
         state.caughtUp = true;
         log.info({ transactions: state.appliedTransactions, fills: state.appliedFills }, "caught up with the chain");
       }
-      if (Date.now() - lastFinality >= FINALITY_INTERVAL_MS) {
-        if (config.commitment === "confirmed") {
-          const dropped = await settleFinality(sql, write, rpc, config.programId, log);
-          if (dropped) {
-            metrics.rollbacks.inc();
-            metrics.undoneTransactions.inc(dropped);
-          }
-        }
-        await flagLapsedOffers(write, log);
-        lastFinality = Date.now();
-      }
-      if (Date.now() - lastReconcile >= config.reconcileIntervalMs) {
-        await reconcileOffers(sql, write, rpc, log);
-        lastReconcile = Date.now();
-      }
+      await upkeep(context, config, timers);
       failures = 0;
       database.ok();
       state.lastSyncAt = Date.now();
@@ -101,6 +86,36 @@ export async function runScanner(context: ScannerContext, config: ScannerConfig,
       else log.warn({ err: error, failures }, "scan round failed; retrying from the checkpoint");
       await sleep(notYet ? 500 : retryDelay(failures), signal);
     }
+  }
+}
+
+/** When the upkeep last ran its parts. */
+export interface UpkeepTimers {
+  lastFinality: number;
+  lastReconcile: number;
+}
+
+/**
+ * Between rounds, when due: settles finality of what was applied at
+ * `confirmed` (undoing what the cluster dropped), flags lapsed offers, and
+ * reconciles offers with their accounts. The Geyser datasource runs it too.
+ */
+export async function upkeep(context: ScannerContext, config: ScannerConfig, timers: UpkeepTimers): Promise<void> {
+  const { sql, write, rpc, log, metrics } = context;
+  if (Date.now() - timers.lastFinality >= FINALITY_INTERVAL_MS) {
+    if (config.commitment === "confirmed") {
+      const dropped = await settleFinality(sql, write, rpc, config.programId, log);
+      if (dropped) {
+        metrics.rollbacks.inc();
+        metrics.undoneTransactions.inc(dropped);
+      }
+    }
+    await flagLapsedOffers(write, log);
+    timers.lastFinality = Date.now();
+  }
+  if (Date.now() - timers.lastReconcile >= config.reconcileIntervalMs) {
+    await reconcileOffers(sql, write, rpc, log);
+    timers.lastReconcile = Date.now();
   }
 }
 
@@ -119,14 +134,16 @@ async function flagLapsedOffers(write: Lease["write"], log: Logger): Promise<voi
   if (flagged) log.debug({ flagged }, "flagged lapsed offers");
 }
 
-async function syncOnce(context: ScannerContext, config: ScannerConfig, signal: AbortSignal, state: ScannerState): Promise<void> {
+/** One round over RPC: every program transaction from the checkpoint to the node's tip, applied in batches. Returns how many were applied. */
+export async function syncOnce(context: ScannerContext, config: ScannerConfig, signal: AbortSignal, state: ScannerState): Promise<number> {
   const { sql, write, rpc, log, metrics } = context;
   const checkpoint = await readCheckpoint(sql, config.programId);
   // Read before the signatures: anything listed at or below it is final.
   const finalizedSlot = config.commitment === "finalized" ? BigInt(Number.MAX_SAFE_INTEGER) : BigInt(await rpc.slot("finalized"));
   const plan = await planSignatures(rpc, checkpoint, log, signal);
   if (plan.total === 0) metrics.slotLag.set(0); // nothing new: the index is at the tip
-  if (plan.total === 0 || signal.aborted) return;
+  if (plan.total === 0 || signal.aborted) return 0;
+  let applied = 0;
   const progress = plan.total > config.batchSize ? backfillProgress(log, plan.total) : null;
   const batches = plan.batches(config.batchSize);
   const fetchNext = async (): Promise<FetchedBatch | null> => {
@@ -139,7 +156,7 @@ async function syncOnce(context: ScannerContext, config: ScannerConfig, signal: 
   for (;;) {
     const fetched = await ahead;
     if (!fetched) break;
-    if (signal.aborted) return; // the batch in hand is finished; the rest waits for the next round
+    if (signal.aborted) return applied; // the batch in hand is finished; the rest waits for the next round
     ahead = fetchNext();
     ahead.catch(() => {}); // awaited next round; a failure then is handled there
     const stopTimer = metrics.batchCommit.startTimer();
@@ -147,6 +164,7 @@ async function syncOnce(context: ScannerContext, config: ScannerConfig, signal: 
     stopTimer();
     last = fetched.batch.at(-1);
     state.appliedTransactions += result.transactions;
+    applied += result.transactions;
     state.appliedFills += result.fills;
     metrics.transactions.inc(result.transactions);
     metrics.fills.inc(result.fills);
@@ -155,6 +173,7 @@ async function syncOnce(context: ScannerContext, config: ScannerConfig, signal: 
     progress?.(fetched.batch.length);
   }
   if (last) await observeLag(rpc, last, log, metrics);
+  return applied;
 }
 
 /** Every few seconds of a backfill: done of total, the rate and the time left. */

@@ -7,7 +7,7 @@ import { eventId, streamQuery } from "@/web/http/query-schemas";
 import { CORS_ORIGIN } from "@/web/http/response";
 import { clientKey } from "@/web/http/route";
 import { webMetrics } from "@/platform/metrics";
-import { database, route } from "@/web/services";
+import { route, streamBacklog } from "@/web/services";
 
 export const runtime = "nodejs";
 export const dynamic = "force-dynamic";
@@ -45,7 +45,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route("/v1/strea
   }
   let stream: ReadableStream<Uint8Array>;
   try {
-    stream = await openFeedStream(hub, database().$client, {
+    stream = await openFeedStream(hub, streamBacklog(), {
       filter: { types: query.types, tokenMint: query.tokenMint, paymentMint: query.paymentMint, maker: query.maker, offerPda: query.offerPda },
       after,
       retryMs: config.STREAM_RETRY_MS,

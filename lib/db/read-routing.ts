@@ -47,6 +47,17 @@ export interface ReadRouterOptions {
 
 interface Replica extends ReplicaPosition {
   sql: postgres.Sql;
+  /** Resolves when the replica is marked down: its reads in flight (queued in a pooler) go to the primary. */
+  lost: Promise<typeof LOST>;
+  markLost(): void;
+}
+
+const LOST = Symbol("replica lost");
+
+function lostSignal(): Pick<Replica, "lost" | "markLost"> {
+  let markLost!: () => void;
+  const lost = new Promise<typeof LOST>((resolve) => (markLost = () => resolve(LOST)));
+  return { lost, markLost };
 }
 
 // Lag is 0 when everything received is applied (an idle primary is no lag),
@@ -69,7 +80,7 @@ export class ReadRouter {
   private polling = false;
 
   constructor(private readonly options: ReadRouterOptions) {
-    this.replicas = options.replicas.map((r) => ({ ...r, up: false, lagging: false, newest: 0n, lagMs: 0 }));
+    this.replicas = options.replicas.map((r) => ({ ...r, up: false, lagging: false, newest: 0n, lagMs: 0, ...lostSignal() }));
   }
 
   /** Starts polling (the first poll at once); replicas serve once a poll has answered. */
@@ -118,6 +129,7 @@ export class ReadRouter {
       replica.lagMs = Number(row!.lag_ms);
       if (!replica.up) {
         replica.up = true;
+        Object.assign(replica, lostSignal());
         this.options.onReplica?.(replica.name, "up", { lagMs: replica.lagMs });
       }
       const lagging = replica.lagMs > this.options.maxLagMs;
@@ -137,6 +149,7 @@ export class ReadRouter {
     replica.up = false;
     // A restarted replica may come back behind what it had applied (it replays again): learn its position afresh.
     replica.newest = 0n;
+    replica.markLost();
     this.options.onReplica?.(replica.name, "down", { lagMs: replica.lagMs, error: (error as Error)?.message ?? String(error) });
   }
 
@@ -177,7 +190,13 @@ export class ReadRouter {
       return rows;
     }
     try {
-      const rows = await replica.sql(strings, ...(args as postgres.ParameterOrFragment<never>[]));
+      const query = replica.sql(strings, ...(args as postgres.ParameterOrFragment<never>[]));
+      // A pooler holds a read for a server that died until its own timeout: once a poll says the replica is lost, the read leaves.
+      const rows = await Promise.race([query, replica.lost]);
+      if (rows === LOST) {
+        query.cancel();
+        throw Object.assign(new Error("the replica was lost during the read"), { code: "ECONNRESET" });
+      }
       this.options.onRead?.("replica", "ok");
       return rows;
     } catch (error) {

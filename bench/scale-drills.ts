@@ -1,8 +1,11 @@
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
 import postgres from "postgres";
 import type { ScaleStack } from "../scripts/scale/topology";
 import { compareToLog, load, logIds, metric, newestFeedId, percentile, ResumingStream, sleep, statusLine } from "./scale-probes";
 
 type Print = (line: string) => void;
+const run = promisify(execFile);
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 200);
 const CORRECTNESS_S = Number(process.env.BENCH_CORRECTNESS_S ?? 60);
 const CACHE_S = Number(process.env.BENCH_CACHE_S ?? 10);
@@ -126,12 +129,16 @@ async function pooling(stack: ScaleStack, print: Print): Promise<void> {
   let errors = 0;
   let queries = 0;
   let maxServers = 0;
-  const admin = postgres(stack.primaryUrl, { max: 1, onnotice: () => {} });
+  const bouncerPort = new URL(stack.pooledUrl).port;
   const end = Date.now() + 5000;
+  // PgBouncer's own count of its server connections to the primary's database (SHOW POOLS: sv_active + sv_idle + sv_used + sv_tested + sv_login).
   const watch = (async () => {
     while (Date.now() < end) {
-      const [row] = await admin<{ n: number }[]>`select count(*)::int as n from pg_stat_activity where datname = 'explorer' and backend_type = 'client backend' and application_name <> 'offer-book-worker' and pid <> pg_backend_pid()`;
-      maxServers = Math.max(maxServers, row!.n);
+      const { stdout } = await run("psql", ["-h", "127.0.0.1", "-p", bouncerPort, "-U", "postgres", "-d", "pgbouncer", "-tA", "-F", ",", "-c", "show pools"]);
+      for (const line of stdout.split("\n")) {
+        const f = line.split(",");
+        if (f[0] === "explorer") maxServers = Math.max(maxServers, Number(f[6]) + Number(f[9]) + Number(f[10]) + Number(f[11]) + Number(f[12]));
+      }
       await sleep(100);
     }
   })();
@@ -149,7 +156,7 @@ async function pooling(stack: ScaleStack, print: Print): Promise<void> {
   );
   await watch;
   await Promise.all(clients.map((c) => c.end({ timeout: 2 })));
-  print(`PgBouncer: 400 clients for 5 s, ${queries} queries, ${errors} errors, at most ${maxServers} primary backends (pooled and direct web connections together) — ${verdict(errors === 0 && maxServers <= 20 + 8)} (target no error over ≤ 20 server connections; the 2 hubs' LISTEN and 2×2 direct are outside the pool)`);
+  print(`PgBouncer: 400 clients for 5 s, ${queries} queries, ${errors} errors, at most ${maxServers} server connections to the primary (PgBouncer's SHOW POOLS) — ${verdict(errors === 0 && maxServers <= 20)} (target no error over ≤ 20 server connections)`);
 
   const listRate = async (url: string, prepare: boolean) => {
     const sql = postgres(url, { max: 10, prepare, onnotice: () => {} });

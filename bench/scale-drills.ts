@@ -7,7 +7,7 @@ import { compareToLog, load, logIds, metric, newestFeedId, percentile, ResumingS
 type Print = (line: string) => void;
 const run = promisify(execFile);
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 200);
-const CORRECTNESS_S = Number(process.env.BENCH_CORRECTNESS_S ?? 60);
+const CORRECTNESS_S = Number(process.env.BENCH_CORRECTNESS_S ?? 30);
 const CACHE_S = Number(process.env.BENCH_CACHE_S ?? 10);
 const verdict = (ok: boolean) => (ok ? "met" : "missed");
 const ms = (n: number) => `${Math.round(n)} ms`;

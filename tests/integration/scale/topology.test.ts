@@ -65,14 +65,14 @@ describe.skipIf(missing !== null && process.env.OFFER_BOOK_SCALE_ENGINES !== "re
       webEnv: { REPLICA_MAX_LAG: "1000" },
       log: () => {},
     });
-    await until("the worker's first events", async () => (await (await fetch(`${stack.proxyUrl}/v1/offers?status=all&limit=1`)).json()).offers?.length > 0, 120_000);
+    await until("the worker's first events", async () => (await (await fetch(`${stack.proxyUrl}/v1/offers?limit=1`)).json()).offers?.length > 0, 120_000);
   });
   afterAll(async () => {
     await stack?.stop();
   });
 
   it("caches /v1 in the proxy, compresses, and never hands one client's budget headers to another", async () => {
-    const url = `${stack.proxyUrl}/v1/offers?status=all&limit=7`;
+    const url = `${stack.proxyUrl}/v1/offers?limit=7`;
     const hit = await until("a cache hit", async () => {
       const response = await fetch(url, { headers: { "accept-encoding": "gzip" } });
       await response.arrayBuffer();
@@ -81,7 +81,7 @@ describe.skipIf(missing !== null && process.env.OFFER_BOOK_SCALE_ENGINES !== "re
     expect(hit.headers.get("content-encoding")).toBe("gzip");
     expect([...hit.headers.keys()].filter((h) => h.startsWith("ratelimit-"))).toEqual([]);
     // The origin still tells its own client.
-    const direct = await fetch(`${stack.webUrls[0]}/v1/offers?status=all&limit=7`);
+    const direct = await fetch(`${stack.webUrls[0]}/v1/offers?limit=7`);
     await direct.arrayBuffer();
     expect(direct.headers.get("ratelimit-remaining")).not.toBeNull();
   });
@@ -101,7 +101,7 @@ describe.skipIf(missing !== null && process.env.OFFER_BOOK_SCALE_ENGINES !== "re
     await until("replica serving", allServing(stack, 1));
     await stack.setApplyDelay(5000);
     await until("reads on the primary", allServing(stack, 0));
-    expect(await status(`${stack.webUrls[0]}/v1/offers?status=all&limit=3`)).toBe(200);
+    expect(await status(`${stack.webUrls[0]}/v1/offers?limit=3`)).toBe(200);
     await stack.setApplyDelay(0);
     await until("reads back on the replica", allServing(stack, 1));
   });
@@ -109,16 +109,16 @@ describe.skipIf(missing !== null && process.env.OFFER_BOOK_SCALE_ENGINES !== "re
   it("answers from the primary while the replica is down, and returns to it after its restart", async () => {
     await stack.stopReplica("immediate");
     await until("the replica out of service", allServing(stack, 0));
-    for (const url of stack.webUrls) expect(await status(`${url}/v1/offers?status=all&limit=4`)).toBe(200);
+    for (const url of stack.webUrls) expect(await status(`${url}/v1/offers?limit=4`)).toBe(200);
     await stack.startReplica();
     await until("the replica back in service", allServing(stack, 1), 60_000);
   });
 
   it("recovers from a PgBouncer restart and keeps answering with Redis stopped", async () => {
     await stack.restartPgbouncer();
-    await until("reads through the restarted PgBouncer", async () => (await status(`${stack.webUrls[1]}/v1/offers?status=all&limit=5`)) === 200);
+    await until("reads through the restarted PgBouncer", async () => (await status(`${stack.webUrls[1]}/v1/offers?limit=5`)) === 200);
     await stack.stopRedis();
-    for (const url of stack.webUrls) expect(await status(`${url}/v1/offers?status=all&limit=6`)).toBe(200);
+    for (const url of stack.webUrls) expect(await status(`${url}/v1/offers?limit=6`)).toBe(200);
     await stack.startRedis();
   });
 

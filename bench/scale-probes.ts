@@ -79,9 +79,10 @@ export function compareToLog(ids: bigint[], log: bigint[], after: bigint, throug
   return { gaps, duplicates };
 }
 
+/** The log's ids after `after` that a stream without `types` carries (candles are asked for by name). */
 export async function logIds(url: string, after: bigint): Promise<{ ids: bigint[]; createdAt: Map<bigint, number> }> {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
-  const rows = await sql<{ id: string; at: number }[]>`select id::text, extract(epoch from created_at) * 1000 as at from feed_events where id > ${after.toString()}::bigint order by id`;
+  const rows = await sql<{ id: string; at: number }[]>`select id::text, extract(epoch from created_at) * 1000 as at from feed_events where id > ${after.toString()}::bigint and kind <> 'candle' order by id`;
   await sql.end();
   return { ids: rows.map((r) => BigInt(r.id)), createdAt: new Map(rows.map((r) => [BigInt(r.id), Number(r.at)])) };
 }

@@ -16,6 +16,20 @@ export const serverEnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
   DATABASE_URL: optionalUrl,
   DATABASE_POOL_SIZE: positiveInt(10),
+  /** Streaming replicas for the web's reads, comma-separated URLs (docs/scale.md); DATABASE_URL stays the primary. */
+  DATABASE_READ_URL: z
+    .string()
+    .optional()
+    .transform((v) => (v ?? "").split(",").map((u) => u.trim()).filter(Boolean))
+    .pipe(z.array(z.url())),
+  /** The primary without a pooler, for LISTEN and the worker's advisory lock; default DATABASE_URL. */
+  DATABASE_DIRECT_URL: optionalUrl,
+  /** `transaction`: DATABASE_URL and DATABASE_READ_URL go through a transaction-mode pooler (no prepared statements). */
+  DATABASE_POOL_MODE: z.enum(["session", "transaction"]).default("session"),
+  /** Replay lag (ms) past which a replica's reads go to the primary, until it is under it again. */
+  REPLICA_MAX_LAG: z.coerce.number().int().positive().default(2000),
+  /** How long (ms) a stream's backlog waits for a replica to reach the announced id before reading the primary. */
+  REPLICA_WAIT_MS: z.coerce.number().int().min(0).default(1000),
   SOLANA_RPC_URL: optionalUrl,
   /** The RPC URL browsers use (balances, simulation, sending); default SOLANA_RPC_URL. Set it when SOLANA_RPC_URL carries a key browsers must not see. */
   PUBLIC_SOLANA_RPC_URL: optionalUrl,

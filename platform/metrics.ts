@@ -20,6 +20,8 @@ export interface WebMetrics {
   streamsOpen: Gauge;
   /** Streams cut off because their reader did not keep up. */
   streamCutOffs: Counter;
+  reads: Counter<"target" | "outcome">;
+  replicaServing: Gauge<"replica">;
 }
 
 export interface DatabaseProbe {
@@ -67,6 +69,18 @@ function createWebMetrics(): WebMetrics {
     dbPoolMax: new Gauge({ name: "offer_book_db_pool_max", help: "Most connections this process's pool opens", registers }),
     dbUp: new Gauge({ name: "offer_book_db_up", help: "1 when the last scrape reached the database, else 0", registers }),
     streamsOpen: new Gauge({ name: "offer_book_streams_open", help: "Open /v1/stream connections on this process", registers }),
+    reads: new Counter({
+      name: "offer_book_db_reads_total",
+      help: "Read statements by where they ran (replica, primary) and outcome (ok, retried_on_primary)",
+      labelNames: ["target", "outcome"],
+      registers,
+    }),
+    replicaServing: new Gauge({
+      name: "offer_book_replica_serving",
+      help: "1 while a replica is up and within REPLICA_MAX_LAG, else 0",
+      labelNames: ["replica"],
+      registers,
+    }),
     streamCutOffs: new Counter({
       name: "offer_book_stream_cut_offs_total",
       help: "Streams cut off because their reader did not keep up (it resumes with Last-Event-ID)",

@@ -1,4 +1,5 @@
 import Redis from "ioredis";
+import type postgres from "postgres";
 import { connect, type Database } from "../lib/db/client";
 import { embeddedDatabaseUrl } from "../platform/postgres/embedded-url";
 import { env } from "../platform/env";
@@ -10,6 +11,7 @@ import { createTokenService, type TokenService } from "../lib/tokens";
 import { createLogger } from "../platform/log";
 import { isDatabaseUnreachable, throttledReport } from "../lib/resilience";
 import { requestObserver, webMetrics } from "../platform/metrics";
+import { readReplicas, type ReadReplicas } from "./read-replicas";
 
 /** Served from public/; the API answers it as an absolute URL on the request's origin. */
 export const PLACEHOLDER_IMAGE_PATH = "/token-placeholder.svg";
@@ -23,6 +25,8 @@ interface Services {
   limiter?: RateLimiter;
   redis?: Redis;
   feed?: ProcessFeed;
+  replicas?: ReadReplicas;
+  direct?: Database;
 }
 
 /** The process's one live-feed hub (one LISTEN connection) and its per-client stream count. */
@@ -39,7 +43,8 @@ export const logger = createLogger("web");
 /** The pool's name in pg_stat_activity (the metrics count connections by it). */
 export const WEB_APPLICATION_NAME = "offer-book-web";
 
-export function database(): Database {
+/** The primary's pool (through the pooler when DATABASE_POOL_MODE=transaction). */
+function primaryDatabase(): Database {
   if (!runtime.db) {
     const url = env().DATABASE_URL ?? embeddedDatabaseUrl();
     // Unset and no embedded cluster: answered as 503 until one is configured.
@@ -49,9 +54,31 @@ export function database(): Database {
       applicationName: WEB_APPLICATION_NAME,
       statementTimeoutMs: 10_000,
       connectTimeoutSeconds: 3,
+      pooled: env().DATABASE_POOL_MODE === "transaction",
     });
   }
   return runtime.db;
+}
+
+function replicas(): ReadReplicas {
+  return (runtime.replicas ??= readReplicas(primaryDatabase(), env(), () => runtime.feed?.hub.newest() ?? null, logger));
+}
+
+/** What the routes read from: a replica at or past this process's feed watermark, else the primary (web/read-replicas.ts). */
+export function database(): Database {
+  return replicas().reads;
+}
+
+/** A stream's backlog: a replica once it reaches the announced id, or the primary after REPLICA_WAIT_MS. */
+export function streamBacklog(): postgres.Sql {
+  return replicas().backlog;
+}
+
+/** The primary without the pooler, for LISTEN (a transaction-mode pooler cannot hold one); the pool when no DATABASE_DIRECT_URL. */
+function directDatabase(): Database {
+  const url = env().DATABASE_DIRECT_URL;
+  if (!url) return primaryDatabase();
+  return (runtime.direct ??= connect(url, { max: 2, applicationName: WEB_APPLICATION_NAME, statementTimeoutMs: 10_000, connectTimeoutSeconds: 3 }));
 }
 
 export function redis(): Redis | undefined {
@@ -113,7 +140,7 @@ const reportFeedReadFailure = throttledReport(30_000, (error: unknown, _context:
 
 export function processFeed(): ProcessFeed {
   return (runtime.feed ??= {
-    hub: new FeedHub(database().$client, { onError: (error) => reportFeedReadFailure(error, "feed") }),
+    hub: new FeedHub(directDatabase().$client, { onError: (error) => reportFeedReadFailure(error, "feed") }),
     slots: new ClientSlots(env().STREAM_MAX_PER_CLIENT),
   });
 }

@@ -43,7 +43,8 @@ process.on("unhandledRejection", (reason) => {
   log.error({ err: reason }, `unhandled rejection, ignored: ${oneLine(reason)}`);
 });
 
-const databaseUrl = config.DATABASE_URL ?? embeddedDatabaseUrl();
+// The direct URL when a pooler fronts DATABASE_URL: the advisory lock needs its own session.
+const databaseUrl = config.DATABASE_DIRECT_URL ?? config.DATABASE_URL ?? embeddedDatabaseUrl();
 const missing = [!databaseUrl && "DATABASE_URL", !config.SOLANA_RPC_URL && "SOLANA_RPC_URL", !config.PROGRAM_ID && "PROGRAM_ID"].filter(Boolean);
 if (!databaseUrl || !config.SOLANA_RPC_URL || !config.PROGRAM_ID) {
   exitWithOneLine(

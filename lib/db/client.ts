@@ -12,6 +12,13 @@ export interface ConnectOptions {
   /** Bound on a query's run time, so a request never hangs on a stuck statement. */
   statementTimeoutMs?: number;
   connectTimeoutSeconds?: number;
+  /**
+   * Through a pooler in transaction mode (PgBouncer): no server-side prepared
+   * statements (the next transaction may run on another server connection),
+   * and no statement_timeout startup parameter (PgBouncer refuses unknown
+   * ones): the pooler sets it on its server connections (deploy/pgbouncer.ini).
+   */
+  pooled?: boolean;
 }
 
 /**
@@ -26,12 +33,13 @@ export function connect(url: string, options: ConnectOptions = {}): Database {
   const client = postgres(url, {
     max: options.max ?? 10,
     onnotice: () => {},
+    prepare: !options.pooled,
     connect_timeout: options.connectTimeoutSeconds ?? 10,
     // In seconds, as postgres.js counts.
     backoff: (retries: number) => backoffDelay(RECONNECT_BACKOFF, retries) / 1000,
     connection: {
       application_name: options.applicationName ?? "offer-book",
-      ...(options.statementTimeoutMs ? { statement_timeout: options.statementTimeoutMs } : {}),
+      ...(options.statementTimeoutMs && !options.pooled ? { statement_timeout: options.statementTimeoutMs } : {}),
     },
   });
   return drizzle(client, { schema });

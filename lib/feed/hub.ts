@@ -80,6 +80,11 @@ export class FeedHub {
     return this.listening ? this.changes : null;
   }
 
+  /** The newest id read from the log (and so streamed); null until the hub has learnt the head. */
+  newest(): bigint | null {
+    return this.last;
+  }
+
   subscribe(subscriber: FeedSubscriber): () => void {
     this.subscribers.add(subscriber);
     return () => this.subscribers.delete(subscriber);

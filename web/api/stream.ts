@@ -6,7 +6,7 @@ import type { ApiRequest, StreamReply } from "../http/endpoint";
 import { ApiError } from "../http/errors";
 import { eventId, type streamQuery } from "../http/query-schemas";
 import { CORS_ORIGIN } from "../http/response";
-import { database, processFeed } from "../services";
+import { processFeed, streamBacklog } from "../services";
 import type { z } from "zod";
 
 const lastEventId = eventId("Last-Event-ID");
@@ -42,7 +42,7 @@ export async function feedStream(query: z.output<typeof streamQuery>, request: A
   }
   let stream: ReadableStream<Uint8Array>;
   try {
-    stream = await openFeedStream(hub, database().$client, {
+    stream = await openFeedStream(hub, streamBacklog(), {
       filter: { types: query.types, tokenMint: query.tokenMint, paymentMint: query.paymentMint, maker: query.maker, offerPda: query.offerPda },
       after,
       retryMs: config.STREAM_RETRY_MS,

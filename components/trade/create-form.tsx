@@ -204,6 +204,11 @@ export function CreateForm({ tokenMint: fixedToken, paymentMint: initialPayment,
             ) : (
               <span className="text-muted">The price is exact as typed.</span>
             )}
+            {order.sizeAdjusted && (
+              <span className="block text-warn" data-testid="create-size-adjusted">
+                Amount rounded to {formatUnits(order.size, tokenDecimals as number)} {tokenSymbol}, which allows a price this close.
+              </span>
+            )}
           </p>
         )}
         {order?.ok && <VersusBest price={order.price} side={side} tokenMint={tokenMint} paymentMint={paymentMint} />}

@@ -46,23 +46,52 @@ function coarser(grid: bigint): bigint {
 }
 
 /**
- * The exact price nearest to `target` at which `size` raw tokens total a
- * whole number of raw payment units, at its smallest scale. Never zero (the
- * smallest grid step instead). Null only when no price of the grid fits the
- * program's u64 price (a price beyond 1.8e19 raw units per raw token).
+ * The exact price nearest to `target` (or the nearest at or below it, for
+ * `down`) at which `size` raw tokens total a whole number of raw payment
+ * units, at its smallest scale. Never zero (the smallest grid step instead).
+ * Null only when no price of the grid fits the program's u64 price (a price
+ * beyond 1.8e19 raw units per raw token).
  */
-export function nearestExactPrice(size: bigint, target: Ratio): ScaledPrice | null {
+export function nearestExactPrice(size: bigint, target: Ratio, rounding: "nearest" | "down" = "nearest"): ScaledPrice | null {
   if (size <= 0n) return null;
   const full = pow10(MAX_PRICE_SCALE);
   let grid = gcd(size, full);
   for (;;) {
-    let steps = roundRatio(target.num * grid, target.den);
+    let steps = rounding === "down" ? (target.num * grid) / target.den : roundRatio(target.num * grid, target.den);
     if (steps === 0n) steps = 1n;
     const scaled = scaledPriceFromDecimal(normalizeDecimal({ mantissa: steps * (full / grid), exponent: -MAX_PRICE_SCALE }));
     if (scaled) return scaled;
     if (grid === 1n) return null;
     grid = coarser(grid);
   }
+}
+
+const relativeError = (value: number, target: number) => Math.abs(value - target) / target;
+
+/**
+ * A size near `size` and the exact price for it nearest to `target`. An
+ * arbitrary size (3.141593 tokens, 3141593 raw) allows only whole raw prices,
+ * which can be far from the target; a size rounded to 10^k raw units allows a
+ * grid 10^k times finer. So sizes rounded to each power of ten are tried and
+ * the one whose larger relative change (of size or of price) is smallest
+ * wins, the least rounded on a tie. Only for choosing: the amounts are exact.
+ */
+export function bestExactOrder(size: bigint, target: Ratio, options: { sizeRounding: "nearest" | "down"; priceRounding: "nearest" | "down" }): { size: bigint; price: ScaledPrice } | null {
+  const targetPrice = Number(target.num) / Number(target.den);
+  let best: { size: bigint; price: ScaledPrice; error: number } | null = null;
+  for (let k = 0; k <= MAX_PRICE_SCALE; k++) {
+    const unit = pow10(k);
+    if (unit > size) break;
+    const rounded = options.sizeRounding === "down" ? (size / unit) * unit : roundRatio(size, unit) * unit;
+    if (rounded <= 0n) continue;
+    const price = nearestExactPrice(rounded, target, options.priceRounding);
+    if (!price) continue;
+    const value = Number(price.pricePerToken) / 10 ** price.priceScale;
+    const error = Math.max(relativeError(Number(rounded), Number(size)), relativeError(value, targetPrice));
+    if (!best || error < best.error) best = { size: rounded, price, error };
+    if (error === 0) break;
+  }
+  return best && { size: best.size, price: best.price };
 }
 
 export type PriceEntryField = "price" | "amount";
@@ -89,6 +118,8 @@ export interface PricedOrder {
   humanPrice: string;
   /** The typed price was moved to the nearest exact one. */
   adjusted: boolean;
+  /** The typed amount was rounded too (to allow a price closer to the typed one). */
+  sizeAdjusted: boolean;
 }
 
 export interface PriceEntryRefusal {
@@ -131,16 +162,21 @@ export function priceOrder(input: PriceEntryInput): PricedOrder | PriceEntryRefu
     size = (spend * target.den) / target.num;
     if (size <= 0n) return { ok: false, field: "amount", reason: "This total buys less than one raw unit of the token at this price; enter a larger total" };
   }
-  const price = nearestExactPrice(size, target);
-  if (!price) return { ok: false, field: "price", reason: "This price is beyond what the program can store (a u64 per raw token unit); enter a lower price" };
+  const typedSize = size;
+  // Spending: never more tokens or a higher price than the total allows.
+  const spending = input.mode === "total";
+  const chosen = bestExactOrder(size, target, { sizeRounding: spending ? "down" : "nearest", priceRounding: spending ? "down" : "nearest" });
+  if (!chosen) return { ok: false, field: "price", reason: "This price is beyond what the program can store (a u64 per raw token unit); enter a lower price" };
+  const price = chosen.price;
   const exact = price.pricePerToken * target.den === target.num * pow10(price.priceScale);
   return {
     ok: true,
-    size,
-    total: offerTotal(size, price.pricePerToken, price.priceScale),
+    size: chosen.size,
+    total: offerTotal(chosen.size, price.pricePerToken, price.priceScale),
     price,
     humanPrice: humanPrice(price.pricePerToken, price.priceScale, tokenDecimals, paymentDecimals),
     adjusted: !exact,
+    sizeAdjusted: input.mode === "amount" && chosen.size !== typedSize,
   };
 }
 

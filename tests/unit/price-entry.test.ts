@@ -64,3 +64,24 @@ describe("take by payment amount", () => {
     expect(fillForPayment(terms, 10n ** 12n, "net")).toBe(1_000_000n);
   });
 });
+
+describe("odd sizes keep the price close", () => {
+  it("rounds an odd amount rather than move the price to a whole raw unit", () => {
+    const order = priceOrder({ ...six, price: "3.33", mode: "amount", quantity: "3.141593" });
+    expect(order.ok).toBe(true);
+    if (!order.ok) return;
+    expect(Math.abs(Number(order.humanPrice) - 3.33) / 3.33).toBeLessThan(1e-4);
+    expect(Math.abs(Number(order.size) - 3_141_593) / 3_141_593).toBeLessThan(1e-4);
+    expect(isExactOfferTotal(order.size, order.price.pricePerToken, order.price.priceScale)).toBe(true);
+  });
+
+  it("spending never totals more than the amount typed", () => {
+    for (const [price, spend] of [["3.3333333333", "10"], ["0.7777", "123.456789"], ["17.25", "999.999999"]] as const) {
+      const order = priceOrder({ ...six, price, mode: "total", quantity: spend });
+      expect(order.ok).toBe(true);
+      if (!order.ok) continue;
+      expect(order.total).toBeLessThanOrEqual(BigInt(Math.round(Number(spend) * 1e6)));
+      expect(Math.abs(Number(order.humanPrice) - Number(price)) / Number(price)).toBeLessThan(1e-3);
+    }
+  });
+});

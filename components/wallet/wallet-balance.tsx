@@ -9,14 +9,14 @@ const SOL_DECIMALS = 9;
 function TokenLine({ holding }: { holding: TokenHolding }) {
   const token = useToken(holding.mint);
   return (
-    <li className="flex justify-between gap-3 px-3 py-1 text-sm">
+    <p className="flex justify-between gap-3 px-3 py-1 text-sm">
       <span className="truncate text-muted" title={holding.mint}>
         {tokenLabel(token, holding.mint)}
       </span>
       <span className="font-mono tabular" data-testid="wallet-token-balance" data-mint={holding.mint} data-raw={holding.amount.toString()}>
         {formatAmount(holding.amount, holding.decimals).text}
       </span>
-    </li>
+    </p>
   );
 }
 
@@ -35,11 +35,12 @@ export function WalletBalances({ address }: { address: string }) {
         </span>
       </p>
       {held.length > 0 && (
-        <ul aria-label="Token balances" className="max-h-48 overflow-y-auto">
+        // Plain blocks, not a list: inside role="menu" only menu items and groups may be roles.
+        <div className="max-h-48 overflow-y-auto">
           {held.map((h) => (
             <TokenLine key={h.mint} holding={h} />
           ))}
-        </ul>
+        </div>
       )}
     </div>
   );

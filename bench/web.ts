@@ -111,6 +111,7 @@ const pages: [string, string][] = [
   ["fills filtered", `/fills?tokenMint=${BONK}`],
   ["maker", `/makers/${MAKER_A}`],
   ["trending", "/trending"],
+  ["portfolio", "/portfolio"],
 ];
 
 /** Script bytes by URL, gzipped here (level 9, as a CDN would) so the figure does not depend on the server's compression. */

@@ -68,6 +68,9 @@ export function createApi(baseUrl = "") {
     candles: (q: CandleQuery, signal?: AbortSignal) => answer(client.GET("/v1/candles", { params: { query: wire<QueryOf<"/v1/candles">>(q) }, signal })),
     trending: (signal?: AbortSignal) => answer(client.GET("/v1/trending", { signal })),
     tokens: (mints: string[], signal?: AbortSignal) => answer(client.GET("/v1/tokens", { params: { query: { mints: mints.join(",") } }, signal })),
+    book: (q: UiQuery<QueryOf<"/v1/book">>, signal?: AbortSignal) => answer(client.GET("/v1/book", { params: { query: wire(q) }, signal })),
+    walletTrades: (address: string, q: UiQuery<QueryOf<"/v1/wallets/{address}/trades">>, signal?: AbortSignal) =>
+      answer(client.GET("/v1/wallets/{address}/trades", { params: { path: { address }, query: wire(q) }, signal })),
   };
 }
 

@@ -65,7 +65,7 @@ export function FillFiltersForm({ values, tokenOptions }: { values: FillFilterVa
         Payment mint
         <select className={`${input} mt-1`} value={draft.paymentMint} onChange={set("paymentMint")} name="paymentMint">
           <option value="">Any payment mint</option>
-          <PaymentMintOptions />
+          <PaymentMintOptions keep={draft.paymentMint} />
         </select>
       </label>
       <label className="text-xs font-medium text-muted">

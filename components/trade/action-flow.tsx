@@ -2,11 +2,13 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import type { PublicKey } from "@solana/web3.js";
+import Link from "next/link";
 import { type ReactNode, useEffect, useRef, useState } from "react";
 import { formatUnits, type InstructionGroup } from "@/lib/program";
 import { explorerUrl } from "@/client/explorer";
 import type { ConnectedWallet } from "@/client/wallet-session";
 import { useAppConfig } from "../data/app-config";
+import { invalidateBalances } from "../wallet/use-balances";
 import { type BalanceNeed, checkBalances, connectionFor, SOL } from "./chain";
 import { offersIndexedSince } from "./indexed";
 import { prepareTransactions, type PreparedTransactions, sendPrepared } from "./run-action";
@@ -31,7 +33,7 @@ type Step =
   | { kind: "refused"; reason: string; testId: "action-balance-error" | "action-simulate-error" | "action-error" }
   | { kind: "confirm"; plan: ActionPlan; prepared: PreparedTransactions }
   | { kind: "sending"; signatures: string[] }
-  | { kind: "done"; signatures: string[]; slot: number; indexed: boolean }
+  | { kind: "done"; signatures: string[]; slot: number; indexed: boolean; newOffers: string[] }
   | { kind: "failed"; signatures: string[]; reason: string };
 
 /** A fee's worth of SOL per transaction for the balance check before simulation knows the exact fee. */
@@ -120,7 +122,9 @@ export function ActionFlow({ wallet, plan, confirmLabel, onClose }: { wallet: Co
         signatures.push(s);
         setStep({ kind: "sending", signatures: [...signatures] });
       });
-      setStep({ kind: "done", signatures, slot, indexed: false });
+      setStep({ kind: "done", signatures, slot, indexed: false, newOffers: p.missingOffer === "pending" ? p.offers : [] });
+      // The chain has the new balances now; the indexer's view follows (below).
+      void invalidateBalances(queryClient);
     } catch (e) {
       setStep({ kind: "failed", signatures, reason: e instanceof Error ? e.message : String(e) });
     }
@@ -162,8 +166,17 @@ export function ActionFlow({ wallet, plan, confirmLabel, onClose }: { wallet: Co
     case "done":
       body = (
         <div className="space-y-2" data-testid="tx-result" data-status="confirmed">
-          <p className="font-medium text-bid">Confirmed.</p>
+          <p className="font-medium text-bid" role="status">
+            Confirmed.
+          </p>
           <TxLinks signatures={step.signatures} />
+          {step.newOffers.map((pda) => (
+            <p key={pda}>
+              <Link href={`/offers/${pda}`} className="text-xs text-accent hover:underline" data-testid="new-offer-link">
+                Open the new offer <span className="font-mono">{pda.slice(0, 4)}…{pda.slice(-4)}</span>
+              </Link>
+            </p>
+          ))}
           {step.indexed ? (
             <p className="text-xs text-muted" data-testid="tx-indexed">The explorer shows the change.</p>
           ) : (
@@ -186,9 +199,9 @@ export function ActionFlow({ wallet, plan, confirmLabel, onClose }: { wallet: Co
   return (
     <div className="space-y-3 text-sm" data-testid="action-flow">
       {body}
-      <button type="button" className="text-xs text-muted underline" data-testid="action-dismiss" onClick={onClose}>
-        {/* Never "Cancel": beside "Sign and cancel offer" it would read as the action itself. */}
-        {step.kind === "done" || step.kind === "failed" ? "Close" : "Back, send nothing"}
+      <button type="button" className="rounded-lg border border-line px-3 py-1.5 text-xs font-medium hover:bg-raised" data-testid="action-dismiss" onClick={onClose}>
+        {/* Never "Cancel": beside "Cancel offer (sign)" it would read as the action itself. */}
+        {step.kind === "done" || step.kind === "failed" ? "Close" : step.kind === "sending" ? "Close (what was sent may still land)" : "Back, send nothing"}
       </button>
     </div>
   );

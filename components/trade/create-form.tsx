@@ -1,151 +1,187 @@
 "use client";
 
 import { PublicKey } from "@solana/web3.js";
-import { useState } from "react";
-import {
-  createInstructions,
-  derivedEscrowAddress,
-  EXPIRY_BOUNTY_LAMPORTS,
-  EXPIRY_PRESETS,
-  type ExpiryPreset,
-  findOfferAddress,
-  formatUnits,
-  newOfferNonce,
-  OFFER_ACCOUNT_SIZE,
-  type OfferSide,
-  PAYMENT_MINTS,
-  previewCreate,
-  type CreatePreview,
-} from "@/lib/program";
+import { useId, useState } from "react";
+import { EXPIRY_PRESETS, type ExpiryPreset, formatUnits, type OfferSide, previewCreate, priceOrder } from "@/lib/program";
 import { unixNow } from "@/client/offer-terms";
 import type { ConnectedWallet } from "@/client/wallet-session";
 import { useAppConfig } from "../data/app-config";
-import { PaymentMintOptions } from "../ui/payment-mint-options";
-import { type ActionPlan, ActionFlow } from "./action-flow";
-import { ExactAmount, SummaryRow, useMintSymbol } from "./amounts";
-import { type BalanceNeed, connectionFor, isSol, readMints, rentForNewTokenAccounts, SOL, tokenAccountRent, tokenProgramLookup } from "./chain";
+import { paymentMintChoices, paymentMintLabel } from "../ui/payment-mint-options";
+import { spendable, useWalletBalances } from "../wallet/use-balances";
+import { ActionFlow } from "./action-flow";
+import { useMintSymbol } from "./amounts";
+import { CreateBookLine } from "./create-book-line";
+import { createOfferPlan } from "./create-plan";
+import { BalanceLine, fieldClass, Segmented, VersusBest } from "./form-parts";
+import { TokenPicker } from "./token-picker";
 import { useMintFacts } from "./use-mints";
 
-const field = "w-full rounded-lg border border-line bg-surface px-3 py-2 text-sm tabular focus-visible:outline-2 focus-visible:outline-accent";
-
-function isAddress(text: string): boolean {
-  try {
-    return new PublicKey(text).toBase58() === text;
-  } catch {
-    return false;
-  }
-}
+const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+type Mode = "amount" | "total";
 
 /**
- * A new offer from human units: size and total give the exact price at its
- * smallest scale (or say none exists), min fill and an expiry preset; the
- * preview is the book line it will make.
+ * A new offer as traders enter one: side, price and amount (or the total to
+ * spend or receive). The price moves to the nearest exact price the program
+ * accepts for that size (lib/program/price-entry), shown beside what was
+ * typed; every check runs as you type and Review stays disabled, with the
+ * reason, until the offer would pass create_offer and the wallet holds what
+ * it escrows.
  */
 export function CreateForm({ tokenMint: fixedToken, paymentMint: initialPayment, wallet, onClose }: { tokenMint?: string; paymentMint?: string; wallet: ConnectedWallet; onClose: () => void }) {
   const config = useAppConfig();
+  const choices = paymentMintChoices(config.cluster, initialPayment);
   const [side, setSide] = useState<OfferSide>("sell");
   const [tokenMint, setTokenMint] = useState(fixedToken ?? "");
-  const [paymentMint, setPaymentMint] = useState(initialPayment && PAYMENT_MINTS.some((m) => m.address === initialPayment) ? initialPayment : (PAYMENT_MINTS[0]?.address as string));
-  const [size, setSize] = useState("");
-  const [total, setTotal] = useState("");
+  const [paymentMint, setPaymentMint] = useState(choices.some((m) => m.address === initialPayment) ? (initialPayment as string) : (choices[0]?.address as string));
+  const [price, setPrice] = useState("");
+  const [mode, setMode] = useState<Mode>("amount");
+  const [quantity, setQuantity] = useState("");
   const [minFill, setMinFill] = useState("");
   const [expiry, setExpiry] = useState<ExpiryPreset>("7d");
   const [reviewing, setReviewing] = useState(false);
-  const tokenOk = isAddress(tokenMint);
+  const reasonId = useId();
+  const tokenOk = BASE58_ADDRESS.test(tokenMint);
   const { facts, error: mintError } = useMintFacts(tokenOk ? [tokenMint, paymentMint] : []);
   const tokenSymbol = useMintSymbol(tokenOk ? tokenMint : paymentMint);
   const paymentSymbol = useMintSymbol(paymentMint);
+  const { data: balances } = useWalletBalances(wallet.address);
   const tokenDecimals = facts?.get(tokenMint)?.decimals;
   const paymentDecimals = facts?.get(paymentMint)?.decimals;
+  const known = tokenDecimals !== undefined && paymentDecimals !== undefined;
 
-  const ready = tokenDecimals !== undefined && paymentDecimals !== undefined && size.trim() !== "" && total.trim() !== "";
-  const preview = ready
-    ? previewCreate({ side, tokenMint, tokenDecimals, paymentMint, paymentDecimals, size, total, minFill, expiry, now: unixNow(), nonce: 0n })
-    : null;
+  const order = known ? priceOrder({ price, mode, quantity, tokenDecimals, paymentDecimals }) : null;
+  const input =
+    order?.ok && known
+      ? { side, tokenMint, tokenDecimals, paymentMint, paymentDecimals, size: formatUnits(order.size, tokenDecimals), total: formatUnits(order.total, paymentDecimals), minFill, expiry, now: unixNow() }
+      : null;
+  const preview = input ? previewCreate({ ...input, nonce: 0n }) : null;
+  const escrowHeld = preview?.ok ? spendable(balances, preview.escrow.mint) : null;
+  const escrowSymbol = side === "sell" ? tokenSymbol : paymentSymbol;
 
-  async function plan(): Promise<ActionPlan> {
-    if (!config.rpcUrl || !config.programId) throw new Error("Trading is not configured on this deployment (RPC URL or program id missing)");
-    if (tokenDecimals === undefined || paymentDecimals === undefined) throw new Error("The mints are not known yet");
-    const connection = connectionFor(config.rpcUrl);
-    const programId = new PublicKey(config.programId);
-    const maker = new PublicKey(wallet.address);
-    const fresh = previewCreate({ side, tokenMint, tokenDecimals, paymentMint, paymentDecimals, size, total, minFill, expiry, now: unixNow(), nonce: newOfferNonce() });
-    if (!fresh.ok) throw new Error(fresh.reason);
-    const mints = await readMints(connection, [tokenMint, paymentMint]);
-    const tokenProgramOf = tokenProgramLookup(mints);
-    const offer = findOfferAddress(programId, maker, fresh.args.nonce).address;
-    const escrow = derivedEscrowAddress(offer, tokenProgramOf(new PublicKey(tokenMint)));
-    const built = createInstructions({
-      programId,
-      maker,
-      tokenMint: new PublicKey(tokenMint),
-      paymentMint: new PublicKey(paymentMint),
-      args: fresh.args,
-      escrowFor: () => escrow,
-      tokenProgramOf,
-    });
-    const offerRent = BigInt(await connection.getMinimumBalanceForRentExemption(OFFER_ACCOUNT_SIZE));
-    const accountsRent = offerRent + (await tokenAccountRent(connection)) + (await rentForNewTokenAccounts(connection, built.instructions));
-    const escrowInSol = isSol(fresh.escrow.mint);
-    const needs: BalanceNeed[] = [{ ...SOL, amount: accountsRent + EXPIRY_BOUNTY_LAMPORTS + (escrowInSol ? fresh.escrow.amount : 0n) }];
-    if (!escrowInSol) {
-      const decimals = fresh.escrow.mint === tokenMint ? tokenDecimals : paymentDecimals;
-      needs.push({ mint: fresh.escrow.mint, amount: fresh.escrow.amount, decimals, symbol: fresh.escrow.mint === tokenMint ? tokenSymbol : paymentSymbol });
+  const reason = !tokenOk
+    ? "Choose the token to trade"
+    : mintError
+      ? mintError
+      : !known
+        ? "Reading the mints…"
+        : order && !order.ok
+          ? order.reason
+          : preview && !preview.ok
+            ? preview.reason
+            : preview?.ok && escrowHeld !== null && escrowHeld < preview.escrow.amount
+              ? `Not enough ${escrowSymbol}: this offer escrows ${formatUnits(preview.escrow.amount, side === "sell" ? (tokenDecimals as number) : (paymentDecimals as number))}, the wallet holds ${formatUnits(escrowHeld, side === "sell" ? (tokenDecimals as number) : (paymentDecimals as number))}`
+              : null;
+  const invalidField = order && !order.ok ? order.field : preview && !preview.ok ? (preview.field === "minFill" ? "minFill" : "amount") : null;
+  const typedSomething = price.trim() !== "" || quantity.trim() !== "";
+
+  function setMax(raw: bigint) {
+    if (tokenDecimals === undefined || paymentDecimals === undefined) return;
+    if (side === "sell") {
+      setMode("amount");
+      setQuantity(formatUnits(raw, tokenDecimals));
+    } else {
+      setMode("total");
+      setQuantity(formatUnits(raw, paymentDecimals));
     }
-    return {
-      payer: maker,
-      programId: programId.toBase58(),
-      groups: [{ main: built.instructions }],
-      needs,
-      offers: [offer.toBase58()],
-      missingOffer: "pending",
-      summary: (
-        <>
-          <BookLine preview={fresh} tokenDecimals={tokenDecimals} paymentDecimals={paymentDecimals} tokenMint={tokenMint} paymentMint={paymentMint} />
-          <p className="text-xs text-muted" data-testid="create-offer-address">
-            Offer {offer.toBase58()}; the maker also deposits the {formatUnits(EXPIRY_BOUNTY_LAMPORTS, 9)} SOL expiry bounty (returned on fill or cancel).
-          </p>
-        </>
-      ),
-    };
   }
 
   const disabled = reviewing;
+  const quantityLabel = mode === "amount" ? `Amount (${tokenOk ? tokenSymbol : "tokens"})` : `${side === "buy" ? "Spend" : "Receive"} (${paymentSymbol})`;
   return (
     <div className="space-y-3 text-sm" data-testid="create-form">
       <div className="grid gap-3 sm:grid-cols-2">
-        <label className="space-y-1">
-          <span className="text-muted">Side</span>
-          <select className={field} value={side} disabled={disabled} onChange={(e) => setSide(e.target.value as OfferSide)} data-testid="create-side">
-            <option value="sell">Sell (ask)</option>
-            <option value="buy">Buy (bid)</option>
-          </select>
-        </label>
+        <Segmented
+          legend="Side"
+          value={side}
+          disabled={disabled}
+          onChange={setSide}
+          testId="create-side"
+          options={[
+            { value: "buy", label: "Buy (bid)", tone: "bid" },
+            { value: "sell", label: "Sell (ask)", tone: "ask" },
+          ]}
+        />
         <label className="space-y-1">
           <span className="text-muted">Paid in</span>
-          <select className={field} value={paymentMint} disabled={disabled} onChange={(e) => setPaymentMint(e.target.value)} data-testid="create-payment-mint">
-            <PaymentMintOptions />
+          <select className={fieldClass} value={paymentMint} disabled={disabled} onChange={(e) => setPaymentMint(e.target.value)} data-testid="create-payment-mint">
+            {choices.map((m) => (
+              <option key={m.address} value={m.address}>
+                {paymentMintLabel(m)} · {m.name}
+              </option>
+            ))}
           </select>
         </label>
+        <div className="space-y-1 sm:col-span-2">
+          <span className="text-muted" aria-hidden>
+            Token
+          </span>
+          {fixedToken !== undefined ? (
+            <p className="rounded-lg border border-line px-3 py-2 font-medium" data-testid="create-token" data-mint={fixedToken}>
+              {tokenSymbol} <span className="font-mono text-xs text-muted">{fixedToken}</span>
+            </p>
+          ) : (
+            <TokenPicker label="Token" value={tokenMint} onChange={setTokenMint} disabled={disabled} />
+          )}
+        </div>
         <label className="space-y-1 sm:col-span-2">
-          <span className="text-muted">Token mint</span>
-          <input className={`${field} font-mono`} value={tokenMint} disabled={disabled || fixedToken !== undefined} onChange={(e) => setTokenMint(e.target.value.trim())} data-testid="create-token" />
+          <span className="text-muted">
+            Price ({paymentSymbol} per {tokenOk ? tokenSymbol : "token"})
+          </span>
+          <input
+            className={fieldClass}
+            inputMode="decimal"
+            value={price}
+            disabled={disabled}
+            onChange={(e) => setPrice(e.target.value)}
+            aria-invalid={typedSomething && invalidField === "price"}
+            data-testid="create-price-input"
+          />
         </label>
+        <div className="space-y-1 sm:col-span-2">
+          <Segmented
+            legend="Enter"
+            value={mode}
+            disabled={disabled}
+            onChange={(m) => {
+              setMode(m);
+              setQuantity("");
+            }}
+            testId="create-mode"
+            options={[
+              { value: "amount", label: `Amount of ${tokenOk ? tokenSymbol : "token"}` },
+              { value: "total", label: `${side === "buy" ? "Spend" : "Receive"} ${paymentSymbol}` },
+            ]}
+          />
+          <label className="block space-y-1">
+            <span className="text-muted">{quantityLabel}</span>
+            <input
+              className={fieldClass}
+              inputMode="decimal"
+              value={quantity}
+              disabled={disabled}
+              onChange={(e) => setQuantity(e.target.value)}
+              aria-invalid={typedSomething && invalidField === "amount"}
+              data-testid={mode === "amount" ? "create-size" : "create-total"}
+            />
+          </label>
+          {tokenOk && known && (
+            <BalanceLine
+              owner={wallet.address}
+              mint={side === "sell" ? tokenMint : paymentMint}
+              decimals={side === "sell" ? tokenDecimals : paymentDecimals}
+              symbol={side === "sell" ? tokenSymbol : paymentSymbol}
+              onMax={setMax}
+              disabled={disabled}
+            />
+          )}
+        </div>
         <label className="space-y-1">
-          <span className="text-muted">Size ({tokenOk ? tokenSymbol : "tokens"})</span>
-          <input className={field} inputMode="decimal" value={size} disabled={disabled} onChange={(e) => setSize(e.target.value)} data-testid="create-size" />
-        </label>
-        <label className="space-y-1">
-          <span className="text-muted">Total ({paymentSymbol})</span>
-          <input className={field} inputMode="decimal" value={total} disabled={disabled} onChange={(e) => setTotal(e.target.value)} data-testid="create-total" />
-        </label>
-        <label className="space-y-1">
-          <span className="text-muted">Minimum fill (optional)</span>
-          <input className={field} inputMode="decimal" value={minFill} disabled={disabled} onChange={(e) => setMinFill(e.target.value)} data-testid="create-min-fill" />
+          <span className="text-muted">Minimum fill (optional, {tokenOk ? tokenSymbol : "tokens"})</span>
+          <input className={fieldClass} inputMode="decimal" value={minFill} disabled={disabled} onChange={(e) => setMinFill(e.target.value)} aria-invalid={invalidField === "minFill"} data-testid="create-min-fill" />
         </label>
         <label className="space-y-1">
           <span className="text-muted">Expires in</span>
-          <select className={field} value={expiry} disabled={disabled} onChange={(e) => setExpiry(e.target.value as ExpiryPreset)} data-testid="create-expiry">
+          <select className={fieldClass} value={expiry} disabled={disabled} onChange={(e) => setExpiry(e.target.value as ExpiryPreset)} data-testid="create-expiry">
             {EXPIRY_PRESETS.map((p) => (
               <option key={p.label} value={p.label}>
                 {p.label}
@@ -154,56 +190,56 @@ export function CreateForm({ tokenMint: fixedToken, paymentMint: initialPayment,
           </select>
         </label>
       </div>
-      <div data-testid="create-preview">
-        {mintError ? (
-          <p className="text-ask">{mintError}</p>
-        ) : preview === null ? null : preview.ok ? (
-          <BookLine preview={preview} tokenDecimals={tokenDecimals as number} paymentDecimals={paymentDecimals as number} tokenMint={tokenMint} paymentMint={paymentMint} />
-        ) : (
-          <p className="text-warn" data-testid="create-invalid" data-field={preview.field}>
-            {preview.reason}
+      <div data-testid="create-preview" className="space-y-2">
+        {order?.ok && (
+          <p className="text-xs" data-testid="create-exact-price" data-adjusted={order.adjusted} data-price={order.humanPrice}>
+            {order.adjusted ? (
+              <>
+                <span className="text-warn">Nearest exact price for this size: </span>
+                <span className="font-medium tabular">
+                  {order.humanPrice} {paymentSymbol}
+                </span>{" "}
+                <span className="text-muted">(you typed {price.trim()}; the program needs size × price to be a whole number of {paymentSymbol} units)</span>
+              </>
+            ) : (
+              <span className="text-muted">The price is exact as typed.</span>
+            )}
+            {order.sizeAdjusted && (
+              <span className="block text-warn" data-testid="create-size-adjusted">
+                Amount rounded to {formatUnits(order.size, tokenDecimals as number)} {tokenSymbol}, which allows a price this close.
+              </span>
+            )}
           </p>
         )}
+        {order?.ok && <VersusBest price={order.price} side={side} tokenMint={tokenMint} paymentMint={paymentMint} />}
+        {preview?.ok && !reviewing && <CreateBookLine preview={preview} tokenDecimals={tokenDecimals as number} paymentDecimals={paymentDecimals as number} tokenMint={tokenMint} paymentMint={paymentMint} />}
       </div>
-      {reviewing ? (
-        <ActionFlow wallet={wallet} plan={plan} confirmLabel="Sign and create" onClose={onClose} />
+      {reviewing && input ? (
+        <ActionFlow
+          wallet={wallet}
+          plan={() => createOfferPlan(config, new PublicKey(wallet.address), input, { token: tokenSymbol, payment: paymentSymbol })}
+          confirmLabel="Create offer (sign)"
+          onClose={onClose}
+        />
       ) : (
-        <button type="button" className="rounded-lg bg-accent px-4 py-2 font-medium text-on-accent disabled:opacity-50" disabled={!preview?.ok} onClick={() => setReviewing(true)} data-testid="create-review">
-          Review offer
-        </button>
+        <div className="space-y-1">
+          {reason && (typedSomething || !tokenOk || mintError) && (
+            <p id={reasonId} className={mintError ? "text-ask" : "text-warn"} role="status" data-testid="create-invalid" data-field={invalidField ?? undefined}>
+              {reason}
+            </p>
+          )}
+          <button
+            type="button"
+            className="rounded-lg bg-accent px-4 py-2 font-medium text-on-accent disabled:opacity-50"
+            disabled={reason !== null || !preview?.ok}
+            aria-describedby={reason ? reasonId : undefined}
+            onClick={() => setReviewing(true)}
+            data-testid="create-review"
+          >
+            Review offer
+          </button>
+        </div>
       )}
     </div>
-  );
-}
-
-function BookLine({ preview, tokenDecimals, paymentDecimals, tokenMint, paymentMint }: { preview: CreatePreview; tokenDecimals: number; paymentDecimals: number; tokenMint: string; paymentMint: string }) {
-  const line = preview.bookLine;
-  const paymentSymbol = useMintSymbol(paymentMint);
-  return (
-    <dl data-testid="create-book-line" data-side={line.side} data-price-per-token={preview.args.pricePerToken.toString()} data-price-scale={preview.args.priceScale}>
-      <SummaryRow label={line.side === "sell" ? "Ask at" : "Bid at"}>
-        <span className="font-medium tabular" data-testid="create-price">
-          {line.humanPrice} {paymentSymbol}
-        </span>{" "}
-        <span className="text-xs text-muted">
-          ({preview.args.pricePerToken.toString()} / 10^{preview.args.priceScale})
-        </span>
-      </SummaryRow>
-      <SummaryRow label="Size">
-        <ExactAmount raw={line.size} decimals={tokenDecimals} mint={tokenMint} testId="create-line-size" />
-      </SummaryRow>
-      <SummaryRow label="Total">
-        <ExactAmount raw={line.total} decimals={paymentDecimals} mint={paymentMint} testId="create-line-total" />
-      </SummaryRow>
-      <SummaryRow label="Minimum fill">
-        <ExactAmount raw={line.minFill} decimals={tokenDecimals} mint={tokenMint} />
-      </SummaryRow>
-      <SummaryRow label="Expires">
-        <span data-testid="create-line-expiry">{new Date(Number(line.expiresAt) * 1000).toISOString().replace("T", " ").slice(0, 16)} UTC</span>
-      </SummaryRow>
-      <SummaryRow label="Escrowed now">
-        <ExactAmount raw={preview.escrow.amount} decimals={preview.escrow.mint === tokenMint ? tokenDecimals : paymentDecimals} mint={preview.escrow.mint} testId="create-escrow" />
-      </SummaryRow>
-    </dl>
   );
 }

@@ -90,7 +90,7 @@ export function MakerBulkActions({ wallet }: { wallet: ConnectedWallet }) {
         <ActionFlow
           wallet={wallet}
           plan={() => bulkPlan(rpcUrl, active, new PublicKey(wallet.address))}
-          confirmLabel={active === "cancel" ? "Sign and cancel all" : "Sign and close all"}
+          confirmLabel={active === "cancel" ? "Cancel all (sign)" : "Close all (sign)"}
           onClose={() => setActive(null)}
         />
       </div>

@@ -37,7 +37,7 @@ export function OfferActionButtons({ offer, wallet }: { offer: Offer; wallet: Co
 
   if (!rpcUrl || actions === null) return null;
   if (active) {
-    const label = { cancel: "Sign and cancel offer", close: "Sign and close offer", expire: "Sign and expire offer" }[active];
+    const label = { cancel: "Cancel offer (sign)", close: "Close offer (sign)", expire: "Expire offer (sign)" }[active];
     return (
       <div className="min-w-64 rounded-lg border border-line p-3 text-left" data-testid={`action-${active}-flow`}>
         <ActionFlow wallet={wallet} plan={() => singleOfferPlan(rpcUrl, active, offer.pda, new PublicKey(wallet.address))} confirmLabel={label} onClose={() => setActive(null)} />

@@ -1,8 +1,8 @@
 "use client";
 
 import { PublicKey } from "@solana/web3.js";
-import { useState } from "react";
-import { formatUnits, previewTake, previewTakeRaw, takeBounds, takeInstructions } from "@/lib/program";
+import { useId, useState } from "react";
+import { fillForPayment, formatUnits, humanPrice, parseUnits, previewTake, previewTakeRaw, takeAmounts, type TakeTerms, takeBounds, takeInstructions } from "@/lib/program";
 import { offerTermsOf, unixNow } from "@/client/offer-terms";
 import type { Offer } from "@/client/types";
 import type { ConnectedWallet } from "@/client/wallet-session";
@@ -10,6 +10,8 @@ import { useAppConfig } from "../data/app-config";
 import { type ActionPlan, ActionFlow } from "./action-flow";
 import { ExactAmount, SummaryRow, useMintSymbol } from "./amounts";
 import { type BalanceNeed, connectionFor, findEscrow, isSol, readMints, readOffer, rentForNewTokenAccounts, SOL, tokenProgramLookup } from "./chain";
+import { spendable, useWalletBalances } from "../wallet/use-balances";
+import { BalanceLine, Segmented } from "./form-parts";
 import { useMintFacts } from "./use-mints";
 
 const input = "w-full rounded-lg border border-line bg-surface px-3 py-2 text-sm tabular focus-visible:outline-2 focus-visible:outline-accent";
@@ -23,6 +25,9 @@ export function TakeForm({ offer, wallet, onClose }: { offer: Offer; wallet: Con
   const config = useAppConfig();
   const { facts, error: mintError } = useMintFacts([offer.tokenMint, offer.paymentMint]);
   const [amount, setAmount] = useState("");
+  const [mode, setMode] = useState<"token" | "payment">("token");
+  const reasonId = useId();
+  const { data: balances } = useWalletBalances(wallet.address);
   const [reviewing, setReviewing] = useState(false);
   const tokenSymbol = useMintSymbol(offer.tokenMint);
   const paymentSymbol = useMintSymbol(offer.paymentMint);
@@ -34,7 +39,7 @@ export function TakeForm({ offer, wallet, onClose }: { offer: Offer; wallet: Con
   if (mintError) return <p className="text-sm text-ask" data-testid="action-error">{mintError}</p>;
   if (tokenDecimals === undefined || paymentDecimals === undefined) return <p className="text-sm text-muted">Reading the mints…</p>;
 
-  const preview = amount.trim() === "" ? null : previewTake(terms, amount, tokenDecimals, unixNow());
+  const preview = amount.trim() === "" ? null : mode === "token" ? previewTake(terms, amount, tokenDecimals, unixNow()) : previewByPayment(terms, amount, paymentDecimals, unixNow());
   const fillAmount = preview?.fillAmount;
 
   async function plan(): Promise<ActionPlan> {
@@ -80,36 +85,104 @@ export function TakeForm({ offer, wallet, onClose }: { offer: Offer; wallet: Con
     };
   }
 
+  const counted = offer.side === "sell" ? "gross" : "net";
+  const fillFromPayment = (raw: bigint) => fillForPayment({ pricePerToken: terms.pricePerToken, priceScale: terms.priceScale, remaining: terms.remainingSize }, raw, counted);
+  // What the taker hands over: the payment for a sell offer, the tokens for a buy offer.
+  const givesMint = offer.side === "sell" ? offer.paymentMint : offer.tokenMint;
+  const givesDecimals = offer.side === "sell" ? paymentDecimals : tokenDecimals;
+  const held = spendable(balances, givesMint);
+  const short = preview?.ok && held !== null && held < preview.takerPays.amount;
+  const reason = preview === null ? null : !preview.ok ? preview.reason : short ? `Not enough ${offer.side === "sell" ? paymentSymbol : tokenSymbol}: this take needs ${formatUnits(preview.takerPays.amount, givesDecimals)}, the wallet holds ${formatUnits(held, givesDecimals)}` : null;
+
+  function setMax(raw: bigint) {
+    const fill = offer.side === "sell" ? fillFromPayment(raw) : raw < bounds.max ? raw : bounds.max;
+    setMode("token");
+    setAmount(formatUnits(fill, tokenDecimals as number));
+  }
+
   return (
     <div className="space-y-3 text-sm" data-testid="take-form" data-take-offer={offer.pda}>
+      <dl>
+        <SummaryRow label="Price">
+          <span className="font-medium tabular" data-testid="take-price">
+            {humanPrice(terms.pricePerToken, terms.priceScale, tokenDecimals, paymentDecimals)} {paymentSymbol} per {tokenSymbol}
+          </span>
+        </SummaryRow>
+        <SummaryRow label="Available">
+          <ExactAmount raw={terms.remainingSize} decimals={tokenDecimals} mint={offer.tokenMint} testId="take-remaining" />
+        </SummaryRow>
+        <SummaryRow label="Minimum fill">
+          {bounds.remainderOnly ? <span>the whole remainder</span> : <ExactAmount raw={bounds.min} decimals={tokenDecimals} mint={offer.tokenMint} testId="take-min" />}
+        </SummaryRow>
+      </dl>
+      <Segmented
+        legend="Enter the amount in"
+        value={mode}
+        disabled={reviewing}
+        onChange={(m) => {
+          setMode(m);
+          setAmount("");
+        }}
+        testId="take-mode"
+        options={[
+          { value: "token", label: tokenSymbol },
+          { value: "payment", label: `${paymentSymbol} ${offer.side === "sell" ? "to pay" : "to receive"}` },
+        ]}
+      />
       <label className="block space-y-1">
         <span className="text-muted">
-          Amount of {tokenSymbol} to {offer.side === "sell" ? "buy" : "sell"}{" "}
-          {bounds.remainderOnly ? `(only the whole remainder, ${formatUnits(bounds.max, tokenDecimals)})` : `(${formatUnits(bounds.min, tokenDecimals)} to ${formatUnits(bounds.max, tokenDecimals)})`}
+          {mode === "token"
+            ? `Amount of ${tokenSymbol} to ${offer.side === "sell" ? "buy" : "sell"}`
+            : `${paymentSymbol} to ${offer.side === "sell" ? "pay (fee included)" : "receive (after the fee)"}`}{" "}
+          {mode === "token" && (bounds.remainderOnly ? `(only the whole remainder, ${formatUnits(bounds.max, tokenDecimals)})` : `(${formatUnits(bounds.min, tokenDecimals)} to ${formatUnits(bounds.max, tokenDecimals)})`)}
         </span>
         <div className="flex gap-2">
-          <input className={input} inputMode="decimal" value={amount} disabled={reviewing} onChange={(e) => setAmount(e.target.value)} data-testid="take-amount" aria-label="Amount to take" />
-          <button type="button" className="rounded-lg border border-line px-3 text-xs" disabled={reviewing} onClick={() => setAmount(formatUnits(bounds.max, tokenDecimals))} data-testid="take-max">
+          <input
+            className={input}
+            inputMode="decimal"
+            value={amount}
+            disabled={reviewing}
+            onChange={(e) => setAmount(e.target.value)}
+            aria-invalid={reason !== null}
+            aria-describedby={reason ? reasonId : undefined}
+            data-testid={mode === "token" ? "take-amount" : "take-payment"}
+          />
+          <button
+            type="button"
+            className="rounded-lg border border-line px-3 text-xs"
+            disabled={reviewing}
+            onClick={() => {
+              setMode("token");
+              setAmount(formatUnits(bounds.max, tokenDecimals));
+            }}
+            data-testid="take-max"
+          >
             All
           </button>
         </div>
       </label>
+      <BalanceLine owner={wallet.address} mint={givesMint} decimals={givesDecimals} symbol={offer.side === "sell" ? paymentSymbol : tokenSymbol} onMax={setMax} disabled={reviewing} />
       <div data-testid="take-preview">
-        {preview === null ? null : preview.ok ? (
-          <TakeSummary preview={preview} tokenDecimals={tokenDecimals} paymentDecimals={paymentDecimals} />
-        ) : (
-          <p className="text-warn" data-testid="take-invalid">
-            {preview.reason}
+        {mode === "payment" && fillAmount !== undefined && (
+          <p className="text-xs text-muted" data-testid="take-fill-from-payment" data-raw={fillAmount.toString()}>
+            = {formatUnits(fillAmount, tokenDecimals)} {tokenSymbol}, the largest fill within that amount
+          </p>
+        )}
+        {preview?.ok && !reviewing && <TakeSummary preview={preview} tokenDecimals={tokenDecimals} paymentDecimals={paymentDecimals} />}
+        {reason && (
+          <p id={reasonId} role="status" className="text-warn" data-testid="take-invalid">
+            {reason}
           </p>
         )}
       </div>
       {reviewing ? (
-        <ActionFlow wallet={wallet} plan={plan} confirmLabel="Sign and take" onClose={onClose} />
+        <ActionFlow wallet={wallet} plan={plan} confirmLabel={offer.side === "sell" ? "Buy (sign)" : "Sell (sign)"} onClose={onClose} />
       ) : (
         <button
           type="button"
           className="rounded-lg bg-accent px-4 py-2 font-medium text-on-accent disabled:opacity-50"
-          disabled={fillAmount === undefined || fillAmount <= 0n}
+          disabled={!preview?.ok || reason !== null}
+          aria-describedby={reason ? reasonId : undefined}
           onClick={() => setReviewing(true)}
           data-testid="take-review"
         >
@@ -140,4 +213,28 @@ function TakeSummary({ preview, tokenDecimals, paymentDecimals }: { preview: Ext
       {preview.leavesDust && <p className="pt-1 text-xs text-warn">This leaves less than the minimum fill; the next taker must take it all.</p>}
     </dl>
   );
+}
+
+/**
+ * A take typed in the payment mint: the largest fill whose payment (the gross
+ * a buyer pays, the net a seller receives) stays within the amount, then the
+ * program's checks on that fill.
+ */
+function previewByPayment(terms: TakeTerms, text: string, paymentDecimals: number, now: bigint): ReturnType<typeof previewTakeRaw> {
+  let payment: bigint;
+  try {
+    payment = parseUnits(text, paymentDecimals);
+  } catch {
+    return { ok: false, reason: `Enter a number with at most ${paymentDecimals} decimals` };
+  }
+  const counted = terms.side === "sell" ? "gross" : "net";
+  const fill = fillForPayment({ pricePerToken: terms.pricePerToken, priceScale: terms.priceScale, remaining: terms.remainingSize }, payment, counted);
+  const bounds = takeBounds(terms);
+  const whole = takeAmounts(terms.remainingSize, terms.pricePerToken, terms.priceScale);
+  const wholePayment = counted === "gross" ? whole.paymentAmount : whole.netAmount;
+  if (payment > wholePayment) {
+    return { ok: false, reason: `More than the offer's remainder: the whole remainder comes to ${formatUnits(wholePayment, paymentDecimals)}; enter at most that`, fillAmount: fill };
+  }
+  if (fill < bounds.min) return { ok: false, reason: `This buys less than the minimum fill (${bounds.remainderOnly ? "only the whole remainder can be taken" : "enter a larger amount"})`, fillAmount: fill };
+  return previewTakeRaw(terms, fill, now);
 }

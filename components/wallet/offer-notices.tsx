@@ -1,5 +1,6 @@
 "use client";
 
+import { useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useEffect, useRef, useState } from "react";
 import { createPortal } from "react-dom";
@@ -9,6 +10,7 @@ import { LiveConnection } from "@/client/live-connection";
 import { streamPath } from "@/client/live-events";
 import { emptyNoticeState, noteFill, noteOffer, noticeText, rememberOffers, type NoticeState, type OfferNotice } from "@/client/offer-notices";
 import { tokenLabel, useToken } from "../data/tokens";
+import { invalidateBalances } from "./use-balances";
 
 // A connected wallet hears about its own offers: its own stream (maker = the
 // wallet), notices in the page, and a browser notification when the user
@@ -69,6 +71,7 @@ function Notice({ notice, onDismiss, announce }: { notice: OfferNotice; onDismis
 /** Listens for changes to the wallet's offers and shows them; renders the notices over the page. */
 export function OfferNotices({ maker }: { maker: string }) {
   const [notices, setNotices] = useState<{ notice: OfferNotice; announce: boolean }[]>([]);
+  const queryClient = useQueryClient();
 
   useEffect(() => {
     if (typeof EventSource === "undefined") return;
@@ -86,7 +89,11 @@ export function OfferNotices({ maker }: { maker: string }) {
       url: (after) => streamPath({ maker, types: ["fill", "offer"] }, after),
       onStatus: () => {},
       onEvent: (event) => {
-        if (event.type === "fill") state = noteFill(state, event.fill);
+        if (event.type === "fill") {
+          state = noteFill(state, event.fill);
+          // A fill of the wallet's own offer moved its tokens.
+          void invalidateBalances(queryClient);
+        }
         if (event.type !== "offer") return;
         const result = noteOffer(state, event.offer);
         state = result.state;
@@ -105,7 +112,7 @@ export function OfferNotices({ maker }: { maker: string }) {
       document.removeEventListener("visibilitychange", follow);
       connection.stop();
     };
-  }, [maker]);
+  }, [maker, queryClient]);
 
   if (notices.length === 0 || typeof document === "undefined") return null;
   // The header's backdrop blur would trap a fixed box: the notices live at the end of the body.

@@ -12,7 +12,7 @@ import { publishWalletSession } from "@/client/wallet-session";
 import { useAppConfig } from "../data/app-config";
 import { CreateDemoWallet, restoreStoredDemoWallet } from "./demo-wallet-item";
 import { AlertsToggle, OfferNotices } from "./offer-notices";
-import { SolBalance } from "./wallet-balance";
+import { WalletBalances } from "./wallet-balance";
 
 /**
  * The wallet session. No per-wallet adapters: Wallet Standard wallets
@@ -128,7 +128,10 @@ function WalletMenu({ openRequests, demo, rpcUrl, error, setError }: WalletMenuP
         <div role="menu" className="absolute right-0 top-11 z-30 w-64 rounded-xl border border-line bg-panel p-2 shadow-xl">
           {connected && address ? (
             <>
-              {rpcUrl && <SolBalance rpcUrl={rpcUrl} address={address} />}
+              {rpcUrl && <WalletBalances address={address} />}
+              <Link role="menuitem" href="/portfolio" onClick={() => setOpen(false)} className="block rounded-lg px-3 py-2 text-sm hover:bg-raised" data-testid="portfolio-link">
+                Portfolio
+              </Link>
               <Link role="menuitem" href={`/makers/${address}`} onClick={() => setOpen(false)} className="block rounded-lg px-3 py-2 text-sm hover:bg-raised">
                 My offers
               </Link>

@@ -13,6 +13,7 @@ export * from "./pricing";
 export * from "./units";
 export * from "./take-preview";
 export * from "./create-preview";
+export * from "./price-entry";
 export * from "./offer-actions";
 export * from "./error-text";
 export * from "./token-accounts";

@@ -33,9 +33,11 @@ describe("search suggestions", () => {
     expect(suggest("nothing", markets, tokens)).toEqual([]);
   });
 
-  it("offers a wallet's pages for a full address", () => {
-    const found = suggest(JUP, markets, tokens);
+  it("offers a mint's pairs, busiest first, and otherwise a wallet's pages for a full address", () => {
+    expect(suggest(USDC, markets, tokens).map((s) => s.label)).toEqual(["JUP / USDC", "ORCA / USDC"]);
+    const wallet = "9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM";
+    const found = suggest(wallet, markets, tokens);
     expect(found.map((s) => s.kind)).toEqual(["wallet", "wallet", "offer"]);
-    expect(found[0]?.href).toBe(`/makers/${JUP}`);
+    expect(found[0]?.href).toBe(`/makers/${wallet}`);
   });
 });

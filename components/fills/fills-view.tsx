@@ -35,7 +35,7 @@ export function FillsView({ filters, initial, tokenOptions, feedAfter }: { filte
   const list = data ?? initial;
   const allRows = useMemo(() => list?.fills ?? [], [list]);
   // New live fills wait behind a pill while the reader is scrolled down the list.
-  const { shown: rows, held, release } = useHeldRows(allRows, fillKey);
+  const { shown: rows, held, release } = useHeldRows(allRows, fillKey, JSON.stringify(query));
   // Rows that were not in the server's first render arrived live: they light up once.
   const [firstKeys] = useState(() => new Set((initial?.fills ?? []).map(fillKey)));
   const fresh = useMemo(() => new Set(rows.map(fillKey).filter((k) => !firstKeys.has(k))), [rows, firstKeys]);

@@ -11,9 +11,15 @@ const READING_BELOW_PX = 120;
  * under the reader) and counted, until the reader asks for them or scrolls
  * back to the top.
  */
-export function useHeldRows<T>(rows: readonly T[], keyOf: (row: T) => string): { shown: T[]; held: number; release: () => void } {
+export function useHeldRows<T>(rows: readonly T[], keyOf: (row: T) => string, listKey: string): { shown: T[]; held: number; release: () => void } {
   const [seen, setSeen] = useState<ReadonlySet<string>>(() => new Set(rows.map(keyOf)));
+  const [shownList, setShownList] = useState(listKey);
   const [atTop, setAtTop] = useState(true);
+  // Another list (other filters, another page) is shown whole: only rows arriving into the same list wait.
+  if (shownList !== listKey) {
+    setShownList(listKey);
+    setSeen(new Set(rows.map(keyOf)));
+  }
 
   useEffect(() => {
     const onScroll = () => setAtTop(window.scrollY < READING_BELOW_PX);

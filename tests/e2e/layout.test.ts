@@ -72,9 +72,9 @@ describe.each([
       await page.locator("[data-testid=candle-chart] canvas").first().waitFor();
       const drawn = Number(await page.getByTestId("candle-chart").getAttribute("data-candles"));
       expect(drawn).toBeGreaterThan(0);
-      await page.locator("[data-timeframe=1d]").click();
+      await page.locator('button[data-timeframe="1d"]').click();
       await page.waitForSelector("[data-testid=price-panel][data-timeframe='1d'] [data-testid=candle-chart]");
-      expect(await page.locator("[data-timeframe=1d]").getAttribute("aria-pressed")).toBe("true");
+      expect(await page.locator('button[data-timeframe="1d"]').getAttribute("aria-pressed")).toBe("true");
       // A day's bucket holds every seeded fill of the pair that a shorter one splits.
       expect(Number(await page.getByTestId("candle-chart").getAttribute("data-candles"))).toBeLessThanOrEqual(drawn);
       await page.getByTestId("side-rule").waitFor();

@@ -117,7 +117,7 @@ export function BookView({ tokenMint, paymentMint, initial, feedAfter }: { token
       <Panel title="Recent fills">
         <FillsTable fills={fillRows.slice(0, 25)} columns={{ pair: false }} emptyTitle="No fills of this pair yet" />
       </Panel>
-      <StickyTradeBar bestAsk={askData.offers[0]} bestBid={bidData.offers[0]} tokenMint={tokenMint} paymentMint={paymentMint} />
+      <StickyTradeBar bestAsk={askData.offers[0]} bestBid={bidData.offers[0]} />
     </div>
   );
 }

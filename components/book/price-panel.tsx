@@ -40,7 +40,8 @@ export function PricePanel({ tokenMint, paymentMint }: { tokenMint: string; paym
           key={t}
           type="button"
           aria-pressed={t === timeframe}
-          aria-label={`${LABEL[t]} candles`}
+          // The name starts with what the button shows (WCAG 2.5.3).
+          aria-label={`${t}: ${LABEL[t]} candles`}
           onClick={() => setTimeframe(t)}
           className={`min-w-9 rounded-md px-2 py-1 font-medium ${t === timeframe ? "bg-accent text-on-accent" : "text-muted hover:bg-raised"}`}
           data-timeframe={t}

@@ -19,7 +19,7 @@ export interface EventSourceLike {
 }
 
 const CLOSED = 2;
-const EVENT_TYPES = ["fill", "offer", "revoke", "reset"] as const;
+const EVENT_TYPES = ["fill", "offer", "revoke", "candle", "reset"] as const;
 
 export interface LiveConnectionOptions {
   /** The stream's address, resuming after an id when one is known. */

@@ -1,4 +1,4 @@
-import type { Fill, Offer } from "./types";
+import type { Candle, Fill, Offer } from "./types";
 
 // The events of GET /v1/stream (Server-Sent Events), as the browser reads them.
 // Each carries the feed's id (a decimal string, strictly increasing).
@@ -7,6 +7,8 @@ export type LiveEvent =
   | { type: "fill"; id: string; fill: Fill }
   | { type: "offer"; id: string; offer: Offer }
   | { type: "revoke"; id: string; signature: string; slot: string }
+  /** A pair's candles at each resolution whose bucket holds the fills' minute (only with `types` naming it). */
+  | { type: "candle"; id: string; tokenMint: string; paymentMint: string; candles: Partial<Record<string, Candle>> }
   | { type: "reset"; id: string; reason: string };
 
 /** The stream's filters; each narrows what the server sends. */
@@ -15,8 +17,8 @@ export interface LiveFilter {
   paymentMint?: string;
   maker?: string;
   offerPda?: string;
-  /** Default: fill, offer and revoke. */
-  types?: readonly ("fill" | "offer" | "revoke")[];
+  /** Default: fill, offer and revoke; candle only when named. */
+  types?: readonly ("fill" | "offer" | "revoke" | "candle")[];
 }
 
 /** One stable text per filter, so two components asking for the same feed share it. */
@@ -62,6 +64,10 @@ export function parseLiveEvent(type: string, id: string, data: string): LiveEven
       return typeof record.pda === "string" && typeof record.status === "string" ? { type, id, offer: body as Offer } : null;
     case "revoke":
       return typeof record.signature === "string" ? { type, id, signature: record.signature, slot: String(record.slot ?? "") } : null;
+    case "candle":
+      return typeof record.tokenMint === "string" && typeof record.paymentMint === "string" && typeof record.candles === "object" && record.candles !== null
+        ? { type, id, tokenMint: record.tokenMint, paymentMint: record.paymentMint, candles: record.candles as Partial<Record<string, Candle>> }
+        : null;
     case "reset":
       return { type, id, reason: typeof record.reason === "string" ? record.reason : "" };
     default:

@@ -129,3 +129,15 @@ export function mergeMakerOffer(list: OfferList, offer: Offer, maker: string, st
   const offers = insertSorted(others, offer, compareNewestOffer, full);
   return { ...list, offers: offers ?? others };
 }
+
+/**
+ * A candle from the stream put into a chart's list (oldest first) by its
+ * bucket time: the same bucket replaced, a newer one appended, keeping the
+ * newest `limit`.
+ */
+export function upsertCandle<C extends { time: number }>(list: readonly C[], candle: C, limit: number): C[] {
+  const at = list.findIndex((c) => c.time === candle.time);
+  if (at >= 0) return list.map((c, i) => (i === at ? candle : c));
+  const next = [...list, candle].sort((a, b) => a.time - b.time);
+  return next.length > limit ? next.slice(next.length - limit) : next;
+}

@@ -1,29 +1,27 @@
 "use client";
 
-import dynamic from "next/dynamic";
 import Link from "next/link";
-import { useMemo } from "react";
 import { spread } from "@/client/price";
 import type { FillList, Offer, OfferList } from "@/client/types";
-import { useBookSide, useCandles, useFills } from "../data/queries";
+import { useBookSide, useFills } from "../data/queries";
 import { useLiveFeed } from "../live/live-provider";
 import { useToken } from "../data/tokens";
 import { FillsTable } from "../fills/fills-table";
 import { Address } from "../ui/address";
 import { Panel } from "../ui/panel";
-import { EmptyState, Skeleton, StaleNote } from "../ui/states";
+import { SideRule } from "../ui/side-rule";
+import { StaleNote } from "../ui/states";
 import { OfferPrice, TokenIcon, TokenSymbol } from "../ui/token";
 import { NewOfferButton, TakeButton } from "../trade/trade-entry";
 import { DepthTable } from "./depth-table";
-import { chartPoints } from "./price-chart";
+import { PricePanel } from "./price-panel";
+import { StickyTradeBar } from "./sticky-trade-bar";
 
-// The chart library is the heaviest thing on this page: its own chunk, after first paint.
-const PriceChart = dynamic(() => import("./price-chart").then((m) => m.PriceChart), {
-  ssr: false,
-  loading: () => <Skeleton className="h-64 w-full" />,
-});
+/** A book line's action, worded for the taker: buy from an ask, sell into a bid. */
+const takeAction = (offer: Offer) => <TakeButton offer={offer} label={offer.side === "sell" ? "Buy" : "Sell"} />;
 
-const takeAction = (offer: Offer) => <TakeButton offer={offer} />;
+/** The book's stream: its pair's changes and, for the chart, its candles. */
+const BOOK_TYPES = ["fill", "offer", "revoke", "candle"] as const;
 
 export interface BookInitial {
   asks: OfferList;
@@ -71,18 +69,16 @@ function SpreadBar({ asks, bids, tokenMint, paymentMint }: { asks: OfferList; bi
 export function BookView({ tokenMint, paymentMint, initial, feedAfter }: { tokenMint: string; paymentMint: string; initial: BookInitial; feedAfter: string | null }) {
   const token = useToken(tokenMint);
   const payment = useToken(paymentMint);
-  useLiveFeed({ tokenMint, paymentMint }, feedAfter);
+  useLiveFeed({ tokenMint, paymentMint, types: BOOK_TYPES }, feedAfter);
   const asks = useBookSide(tokenMint, paymentMint, "sell", initial.asks);
   const bids = useBookSide(tokenMint, paymentMint, "buy", initial.bids);
   const fills = useFills({ tokenMint, paymentMint, limit: 200 }, initial.fills);
   const askData = asks.data ?? initial.asks;
   const bidData = bids.data ?? initial.bids;
   const fillRows = (fills.data ?? initial.fills).fills;
-  const candles = useCandles(tokenMint, paymentMint);
-  const points = useMemo(() => chartPoints(candles.data ?? [], token, payment), [candles.data, token, payment]);
 
   return (
-    <div className="space-y-6">
+    <div className="space-y-6 pb-20 sm:pb-0">
       <div className="flex flex-wrap items-center gap-3">
         <TokenIcon token={token} size={40} />
         <div className="min-w-0">
@@ -108,9 +104,8 @@ export function BookView({ tokenMint, paymentMint, initial, feedAfter }: { token
       )}
       <SpreadBar asks={askData} bids={bidData} tokenMint={tokenMint} paymentMint={paymentMint} />
       <StaleNote error={asks.error ?? bids.error} />
-      <Panel title={<>Price <span className="font-normal text-muted">(<TokenSymbol mint={paymentMint} /> per {token?.symbol ?? "token"}, from fills)</span></>}>
-        {points.length > 0 ? <div className="p-2"><PriceChart points={points} /></div> : <EmptyState title="No fills yet">The chart draws once this pair trades.</EmptyState>}
-      </Panel>
+      <PricePanel tokenMint={tokenMint} paymentMint={paymentMint} />
+      <SideRule />
       <div className="grid gap-6 lg:grid-cols-2">
         <Panel title={<>Asks <span className="font-normal text-muted">· sell offers, lowest first · {askData.offers.length}</span></>}>
           <DepthTable side="sell" offers={askData.offers} rowAction={takeAction} />
@@ -122,6 +117,7 @@ export function BookView({ tokenMint, paymentMint, initial, feedAfter }: { token
       <Panel title="Recent fills">
         <FillsTable fills={fillRows.slice(0, 25)} columns={{ pair: false }} emptyTitle="No fills of this pair yet" />
       </Panel>
+      <StickyTradeBar bestAsk={askData.offers[0]} bestBid={bidData.offers[0]} />
     </div>
   );
 }

@@ -7,6 +7,7 @@ import { depthPercent } from "@/client/price";
 import type { Offer } from "@/client/types";
 import { EmptyState } from "../ui/states";
 import { tdRight, th, thRight } from "../ui/panel";
+import { Countdown } from "../ui/time";
 import { OfferPrice, TokenAmount, TokenSymbol } from "../ui/token";
 
 /** Running totals of remaining size, best price first. */
@@ -42,8 +43,14 @@ export function DepthTable({ side, offers, rowAction }: { side: "sell" | "buy"; 
             <th className={`${thRight} hidden sm:table-cell`}>
               Size <span className="font-normal normal-case">(<TokenSymbol mint={offers[0]!.tokenMint} />)</span>
             </th>
+            <th className={`${thRight} hidden sm:table-cell`} title="The least a taker may take of this offer at once (less only when taking all that remains)">
+              Min fill <span className="font-normal normal-case">(<TokenSymbol mint={offers[0]!.tokenMint} />)</span>
+            </th>
             <th className={thRight}>
               Depth <span className="font-normal normal-case">(<TokenSymbol mint={offers[0]!.tokenMint} />)</span>
+            </th>
+            <th className={`${thRight} hidden md:table-cell`}>
+              Expires <span className="font-normal normal-case">(UTC in tooltip)</span>
             </th>
             {rowAction && <th className={thRight}><span className="sr-only">Action</span></th>}
           </tr>
@@ -75,8 +82,14 @@ export function DepthTable({ side, offers, rowAction }: { side: "sell" | "buy"; 
                 <td className={`${tdRight} hidden py-1.5 text-muted sm:table-cell`} data-col="size">
                   <TokenAmount raw={o.originalSize} mint={o.tokenMint} />
                 </td>
+                <td className={`${tdRight} hidden py-1.5 text-muted sm:table-cell`} data-col="min-fill">
+                  <TokenAmount raw={o.minFill} mint={o.tokenMint} />
+                </td>
                 <td className={`${tdRight} py-1.5 text-muted`} data-col="depth" data-depth={width}>
                   <TokenAmount raw={cumulative.toString()} mint={o.tokenMint} />
+                </td>
+                <td className={`${tdRight} hidden w-32 max-w-32 truncate py-1.5 text-muted md:table-cell`} data-col="expiry">
+                  <Countdown iso={o.expiresAt} />
                 </td>
                 {rowAction && <td className={`${tdRight} py-1`}>{rowAction(o)}</td>}
               </tr>

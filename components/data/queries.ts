@@ -4,6 +4,7 @@ import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { api, type FillQuery } from "@/client/api";
 import { POLL_MS } from "@/client/refresh";
 import { usePollInterval } from "../live/live-status";
+import { CANDLE_LIMIT } from "./candle-limit";
 import type { FillList, MakerStats, Market, Offer, OfferFillList, OfferList, OfferStatus, ProtocolStats, Trending } from "@/client/types";
 
 // Every live query of the UI. Each starts from the server's first render
@@ -52,12 +53,16 @@ export function useFills(query: FillQuery, initial?: FillList) {
   });
 }
 
-/** A pair's last day of one-minute candles (the book's price chart). */
-export function useCandles(tokenMint: string, paymentMint: string) {
+/** The chart's timeframes, each a resolution /v1/candles serves. */
+export const TIMEFRAMES = ["1m", "5m", "1h", "1d"] as const;
+export type Timeframe = (typeof TIMEFRAMES)[number];
+
+/** A pair's newest candles at one timeframe (the book's chart); the stream's candle events upsert them. */
+export function useCandles(tokenMint: string, paymentMint: string, resolution: Timeframe) {
   const poll = usePollInterval(POLL_MS.list);
   return useQuery({
-    queryKey: ["candles", tokenMint, paymentMint],
-    queryFn: ({ signal }) => api.candles({ tokenMint, paymentMint, resolution: "1m", limit: 1440 }, signal),
+    queryKey: ["candles", tokenMint, paymentMint, resolution],
+    queryFn: ({ signal }) => api.candles({ tokenMint, paymentMint, resolution, limit: CANDLE_LIMIT }, signal),
     select: (d) => d.candles,
     refetchInterval: poll,
     placeholderData: keepPreviousData,

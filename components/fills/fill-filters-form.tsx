@@ -27,6 +27,9 @@ export function FillFiltersForm({ values, tokenOptions }: { values: FillFilterVa
     from: unixToUtcInput(values.fromTime),
     to: unixToUtcInput(values.toTime),
   });
+  // On a phone the seven fields fold away behind one button (open when a filter is set); wider screens always show them.
+  const active = Object.entries(values).filter(([k, v]) => k !== "cursor" && v).length;
+  const [open, setOpen] = useState(false);
   const set = (key: keyof typeof draft) => (e: { target: { value: string } }) => setDraft((d) => ({ ...d, [key]: e.target.value }));
 
   const go = (next: FillFilterValues) => router.push(fillsHref(next));
@@ -49,7 +52,19 @@ export function FillFiltersForm({ values, tokenOptions }: { values: FillFilterVa
   };
 
   return (
-    <form onSubmit={submit} className="grid gap-3 p-4 sm:grid-cols-2 lg:grid-cols-3" aria-label="Filter fills">
+    <>
+    <button
+      type="button"
+      className="flex w-full items-center justify-between px-4 py-3 text-sm font-medium sm:hidden"
+      aria-expanded={open}
+      aria-controls="fill-filters"
+      onClick={() => setOpen((o) => !o)}
+      data-testid="filters-toggle"
+    >
+      <span>{open ? "Hide filters" : "Show filters"}{active > 0 ? ` (${active} set)` : ""}</span>
+      <span aria-hidden>{open ? "▴" : "▾"}</span>
+    </button>
+    <form id="fill-filters" onSubmit={submit} className={`${open ? "grid" : "hidden"} gap-3 p-4 sm:grid sm:grid-cols-2 lg:grid-cols-3`} aria-label="Filter fills">
       <label className="text-xs font-medium text-muted">
         Token mint
         <input className={`${input} mt-1 font-mono`} list="fill-token-options" value={draft.tokenMint} onChange={set("tokenMint")} name="tokenMint" placeholder="Any token" spellCheck={false} />
@@ -99,5 +114,6 @@ export function FillFiltersForm({ values, tokenOptions }: { values: FillFilterVa
         ))}
       </div>
     </form>
+    </>
   );
 }

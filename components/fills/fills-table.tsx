@@ -44,7 +44,9 @@ export function FillsTable({ fills, columns = {}, fresh, emptyTitle = "No fills"
   const arrived = useArrived(fills, fresh);
   if (fills.length === 0) return <EmptyState title={emptyTitle}>Fills appear here as takers take offers.</EmptyState>;
   return (
-    <div className="relative overflow-x-auto">
+    <>
+    <FillCards fills={fills} pair={pair} arrived={arrived} />
+    <div className="relative hidden overflow-x-auto sm:block">
       <table className="w-full text-sm" data-testid="fills-table">
         <thead className="border-b border-line">
           <tr>
@@ -110,5 +112,54 @@ export function FillsTable({ fills, columns = {}, fresh, emptyTitle = "No fills"
         </tbody>
       </table>
     </div>
+    </>
+  );
+}
+
+/** On a phone each fill is a card: direction, price, amount and total first, the addresses beneath. */
+function FillCards({ fills, pair, arrived }: { fills: Fill[]; pair: boolean; arrived: ReadonlySet<string> }) {
+  return (
+    <ul className="divide-y divide-line sm:hidden" data-testid="fill-cards">
+      {fills.map((f) => (
+        <li key={fillKey(f)} className={`px-3 py-2.5 text-sm ${arrived.has(fillKey(f)) ? "row-arrive" : ""}`} data-fill-card={fillKey(f)}>
+          <div className="flex items-center justify-between gap-2">
+            <span className="flex min-w-0 items-center gap-2">
+              <TradeType side={f.side} />
+              {pair && (
+                <Link href={`/book/${f.tokenMint}/${f.paymentMint}`} prefetch={false} className="inline-flex min-w-0 items-center gap-1 hover:underline">
+                  <TokenLabel mint={f.tokenMint} size={16} />
+                  <span className="text-muted">
+                    / <TokenSymbol mint={f.paymentMint} />
+                  </span>
+                </Link>
+              )}
+            </span>
+            <span className="text-xs text-muted">
+              <TimeAgo iso={f.blockTime} />
+            </span>
+          </div>
+          <div className="mt-1 flex flex-wrap justify-between gap-x-3 text-xs tabular">
+            <span>
+              <TokenAmount raw={f.fillAmount} mint={f.tokenMint} showSymbol /> @{" "}
+              <FillPrice fillAmount={f.fillAmount} paymentAmount={f.paymentAmount} tokenMint={f.tokenMint} paymentMint={f.paymentMint} />
+            </span>
+            <span>
+              <TokenAmount raw={f.paymentAmount} mint={f.paymentMint} /> <TokenSymbol mint={f.paymentMint} />
+              <span className="text-muted">
+                {" "}· fee <TokenAmount raw={f.feeAmount} mint={f.paymentMint} />
+              </span>
+            </span>
+          </div>
+          <div className="mt-1 flex flex-wrap gap-x-3 text-xs text-muted">
+            <span>
+              offer <Address value={f.offerPda} href={`/offers/${f.offerPda}`} />
+            </span>
+            <span>
+              taker <Address value={f.taker} href={`/fills?taker=${f.taker}`} />
+            </span>
+          </div>
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -7,6 +7,7 @@ import { fillsHref, type FillFilterValues, type ParsedFilters } from "@/client/f
 import { fillsCsv } from "@/client/fills-csv";
 import type { FillList, Token } from "@/client/types";
 import { useFills } from "../data/queries";
+import { NewRowsPill, useHeldRows } from "../live/held-rows";
 import { useLiveFeed } from "../live/live-provider";
 import { fetchTokens } from "../data/tokens";
 import { Panel } from "../ui/panel";
@@ -32,7 +33,9 @@ export function FillsView({ filters, initial, tokenOptions, feedAfter }: { filte
   const query = { ...filters.query, limit: PAGE };
   const { data, error, isFetching } = useFills(query, initial ?? undefined);
   const list = data ?? initial;
-  const rows = useMemo(() => list?.fills ?? [], [list]);
+  const allRows = useMemo(() => list?.fills ?? [], [list]);
+  // New live fills wait behind a pill while the reader is scrolled down the list.
+  const { shown: rows, held, release } = useHeldRows(allRows, fillKey, JSON.stringify(query));
   // Rows that were not in the server's first render arrived live: they light up once.
   const [firstKeys] = useState(() => new Set((initial?.fills ?? []).map(fillKey)));
   const fresh = useMemo(() => new Set(rows.map(fillKey).filter((k) => !firstKeys.has(k))), [rows, firstKeys]);
@@ -91,6 +94,7 @@ export function FillsView({ filters, initial, tokenOptions, feedAfter }: { filte
         }
       >
         <StaleNote error={list ? error : null} />
+        <NewRowsPill count={held} noun={held === 1 ? "fill" : "fills"} onShow={release} />
         {!list && error ? (
           <ErrorState title="Could not load fills" message={error instanceof Error ? error.message : undefined} />
         ) : (

@@ -3,9 +3,10 @@
 import type { Query, QueryClient, QueryKey } from "@tanstack/react-query";
 import type { FillQuery } from "@/client/api";
 import type { LiveEvent } from "@/client/live-events";
-import { dropSignature, mergeBookOffer, mergeFill, mergeMakerOffer, mergeOfferFill } from "@/client/live-merge";
+import { dropSignature, mergeBookOffer, mergeFill, mergeMakerOffer, mergeOfferFill, upsertCandle } from "@/client/live-merge";
 import { POLL_MS } from "@/client/refresh";
-import type { FillList, OfferFillList, OfferList, OfferStatus, Side } from "@/client/types";
+import type { Candle, FillList, OfferFillList, OfferList, OfferStatus, Side } from "@/client/types";
+import { CANDLE_LIMIT } from "../data/candle-limit";
 
 // The stream's events applied to the React Query caches of components/data/queries.ts:
 // lists are merged in place (client/live-merge.ts); aggregates that the client
@@ -46,7 +47,14 @@ export class LiveCache {
         });
         update<OfferFillList>(client, ["offer-fills", fill.offerPda], (list) => mergeOfferFill(list, fill, fill.offerPda));
         this.refreshAggregates(fill.maker);
-        this.refreshSoon("candles", ["candles", fill.tokenMint, fill.paymentMint]);
+        break;
+      }
+      case "candle": {
+        // The chart's list upserted by bucket: the pair's candles at each resolution a chart shows.
+        update<{ candles: Candle[] }>(client, ["candles", event.tokenMint, event.paymentMint], (list, key) => {
+          const candle = event.candles[key[3] as string];
+          return candle ? { candles: upsertCandle(list.candles, candle, CANDLE_LIMIT) } : list;
+        });
         break;
       }
       case "offer": {

@@ -12,9 +12,14 @@ const LOOK: Record<Exclude<LiveStatus, "off">, { label: string; dot: string; tit
   paused: { label: "Paused", dot: "bg-muted", title: "Paused while the tab is hidden; it catches up when shown" },
 };
 
+/**
+ * One fixed-size slot, reserved even before the page's stream starts (the
+ * server renders "off"): the header never reflows when it appears or changes
+ * word. On a phone only the dot shows; the word stays for screen readers.
+ */
 export function LiveIndicator() {
   const status = useLiveStatus();
-  if (status === "off") return null;
+  if (status === "off") return <span aria-hidden className="inline-block h-7 w-7 shrink-0 sm:w-28" />;
   const look = LOOK[status];
   return (
     <span
@@ -23,10 +28,10 @@ export function LiveIndicator() {
       title={look.title}
       data-testid="live-indicator"
       data-state={status}
-      className="inline-flex h-7 items-center gap-1.5 whitespace-nowrap rounded-full border border-line px-2.5 text-xs font-medium text-muted"
+      className="inline-flex h-7 w-7 shrink-0 items-center justify-center gap-1.5 whitespace-nowrap rounded-full border border-line text-xs font-medium text-muted sm:w-28"
     >
-      <span aria-hidden className={`h-2 w-2 rounded-full ${look.dot}`} />
-      {look.label}
+      <span aria-hidden className={`h-2 w-2 shrink-0 rounded-full ${look.dot}`} />
+      <span className="sr-only sm:not-sr-only">{look.label}</span>
     </span>
   );
 }

@@ -47,7 +47,39 @@ function Totals({ title, amounts, testId }: { title: string; amounts: Record<str
 function OffersTable({ list }: { list: OfferList }) {
   if (list.offers.length === 0) return <EmptyState title="No offers with this status" />;
   return (
-    <div className="relative overflow-x-auto">
+    <>
+    <ul className="divide-y divide-line sm:hidden" data-testid="maker-offer-cards">
+      {list.offers.map((o) => (
+        <li key={o.pda} className="space-y-1 px-3 py-2.5 text-sm" data-offer-card={o.pda}>
+          <div className="flex items-center justify-between gap-2">
+            <Link href={`/book/${o.tokenMint}/${o.paymentMint}`} prefetch={false} className="inline-flex min-w-0 items-center gap-1 hover:underline">
+              <TokenLabel mint={o.tokenMint} size={16} />
+              <span className="text-muted">
+                / <TokenSymbol mint={o.paymentMint} />
+              </span>
+            </Link>
+            <span className="flex items-center gap-1">
+              <SideBadge side={o.side} />
+              <StatusBadge status={o.status} />
+            </span>
+          </div>
+          <div className="flex flex-wrap justify-between gap-x-3 text-xs tabular">
+            <span>
+              <OfferPrice price={o} tokenMint={o.tokenMint} paymentMint={o.paymentMint} /> <TokenSymbol mint={o.paymentMint} /> each
+            </span>
+            <span>
+              <TokenAmount raw={o.remainingSize} mint={o.tokenMint} /> of <TokenAmount raw={o.originalSize} mint={o.tokenMint} showSymbol /> left
+            </span>
+          </div>
+          <div className="flex flex-wrap items-center justify-between gap-x-3 text-xs text-muted">
+            <Address value={o.pda} href={`/offers/${o.pda}`} />
+            <span>{o.status === "open" ? <Countdown iso={o.expiresAt} /> : <TimeAgo iso={o.createdAt} />}</span>
+          </div>
+          <OfferActionsSlot offer={o} />
+        </li>
+      ))}
+    </ul>
+    <div className="relative hidden overflow-x-auto sm:block">
       <table className="w-full text-sm" data-testid="maker-offers">
         <thead className="border-b border-line">
           <tr>
@@ -106,6 +138,7 @@ function OffersTable({ list }: { list: OfferList }) {
         </tbody>
       </table>
     </div>
+    </>
   );
 }
 
@@ -128,8 +161,8 @@ export function MakerView({ maker, status, cursor, initial, feedAfter }: { maker
   };
 
   return (
-    <div className="space-y-6">
-      <div>
+    <div className="min-w-0 space-y-6">
+      <div className="min-w-0">
         <h1 className="text-xl font-semibold tracking-tight sm:text-2xl">Maker</h1>
         <p className="mt-1 flex flex-wrap items-center gap-2 text-sm text-muted">
           <Address value={maker} full />

@@ -44,6 +44,43 @@ function PairCell({ market }: { market: Market }) {
   );
 }
 
+/** On a phone each market is a card: every figure visible, nothing scrolled sideways. */
+function MarketCards({ markets }: { markets: Market[] }) {
+  return (
+    <ul className="divide-y divide-line sm:hidden" data-testid="market-cards">
+      {markets.map((m) => (
+        <li key={`${m.tokenMint}/${m.paymentMint}`} className="px-3 py-3" data-market-card={`${m.tokenMint}/${m.paymentMint}`}>
+          <PairCell market={m} />
+          <dl className="mt-2 grid grid-cols-2 gap-x-3 gap-y-1 text-xs">
+            <div className="flex justify-between gap-2">
+              <dt className="text-muted">Best ask</dt>
+              <dd className="tabular text-ask">{m.bestAsk ? <OfferPrice price={m.bestAsk} tokenMint={m.tokenMint} paymentMint={m.paymentMint} /> : "—"}</dd>
+            </div>
+            <div className="flex justify-between gap-2">
+              <dt className="text-muted">Best bid</dt>
+              <dd className="tabular text-bid">{m.bestBid ? <OfferPrice price={m.bestBid} tokenMint={m.tokenMint} paymentMint={m.paymentMint} /> : "—"}</dd>
+            </div>
+            <div className="flex justify-between gap-2">
+              <dt className="text-muted">Spread</dt>
+              <dd><SpreadCell market={m} /></dd>
+            </div>
+            <div className="flex justify-between gap-2">
+              <dt className="text-muted">Open</dt>
+              <dd className="tabular">{m.openOffers} <span className="text-muted">({m.openAsks}/{m.openBids})</span></dd>
+            </div>
+            <div className="col-span-2 flex justify-between gap-2">
+              <dt className="text-muted">24h volume · fills</dt>
+              <dd className="tabular">
+                <TokenAmount raw={m.volume24h} mint={m.paymentMint} /> <TokenSymbol mint={m.paymentMint} /> · {m.fills24h}
+              </dd>
+            </div>
+          </dl>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export function MarketsTable({ initial, feedAfter }: { initial: Market[]; feedAfter: string | null }) {
   const router = useRouter();
   // Every change may move a market: the whole feed, to refetch the aggregates when something happens.
@@ -55,7 +92,8 @@ export function MarketsTable({ initial, feedAfter }: { initial: Market[]; feedAf
   return (
     <>
       <StaleNote error={error} />
-      <div className="relative overflow-x-auto">
+      <MarketCards markets={data} />
+      <div className="relative hidden overflow-x-auto sm:block">
         <table className="w-full text-sm" data-testid="markets-table">
           <thead className="border-b border-line">
             <tr>

@@ -12,6 +12,7 @@ import { FillsTable } from "../fills/fills-table";
 import { Address } from "../ui/address";
 import { SideBadge, StatusBadge } from "../ui/badges";
 import { Panel } from "../ui/panel";
+import { SideRule } from "../ui/side-rule";
 import { StaleNote } from "../ui/states";
 import { Countdown, TimeAgo } from "../ui/time";
 import { OfferPrice, TokenAmount, TokenLabel, TokenSymbol } from "../ui/token";
@@ -62,10 +63,12 @@ export function OfferView({ initial, initialFills, feedAfter }: { initial: Offer
   const token = useToken(offer.tokenMint);
   const fills: Fill[] = fillData.fills.map((f) => ({ ...f, offerPda: offer.pda, maker: offer.maker, tokenMint: offer.tokenMint, paymentMint: offer.paymentMint, side: offer.side }));
   const total = offerTotal(BigInt(offer.originalSize), BigInt(offer.pricePerToken), offer.priceScale).toString();
+  // Worded for the taker: a sell offer is bought from, a buy offer sold into.
+  const takeLabel = `${offer.side === "sell" ? "Buy" : "Sell"} ${token?.symbol ?? "token"}`;
   const remainingValue = offerTotal(BigInt(offer.remainingSize), BigInt(offer.pricePerToken), offer.priceScale).toString();
 
   return (
-    <div className="space-y-6">
+    <div className="space-y-6 pb-20 sm:pb-0">
       <div className="flex flex-wrap items-center gap-3">
         <TokenLabel mint={offer.tokenMint} size={40} />
         <div className="min-w-0 [overflow-wrap:anywhere]">
@@ -143,7 +146,7 @@ export function OfferView({ initial, initialFills, feedAfter }: { initial: Offer
           </Panel>
           <Panel title="Trade">
             <div className="flex flex-wrap items-center gap-2 px-4 py-4" data-testid="offer-trade">
-              <TakeButton offer={offer} className="rounded-lg bg-accent px-4 py-1.5 text-sm font-medium text-on-accent" />
+              <TakeButton offer={offer} className="rounded-lg bg-accent px-4 py-1.5 text-sm font-medium text-on-accent" label={takeLabel} />
               <OfferActionsSlot offer={offer} prompt />
             </div>
           </Panel>
@@ -152,6 +155,18 @@ export function OfferView({ initial, initialFills, feedAfter }: { initial: Offer
       <Panel title={`Fill history · ${fills.length}`}>
         <FillsTable fills={fills} columns={{ pair: false, maker: false }} emptyTitle="Not filled yet" />
       </Panel>
+      <SideRule />
+      {offer.status === "open" && (
+        // On a phone the take stays at the bottom of the screen, not a page-length scroll away.
+        <div
+          className="fixed inset-x-0 bottom-0 z-30 flex items-center gap-2 border-t border-line bg-panel/95 px-3 py-2 backdrop-blur sm:hidden"
+          data-testid="sticky-trade-bar"
+          role="region"
+          aria-label="Trade this offer"
+        >
+          <TakeButton offer={offer} className={`flex-1 rounded-lg px-3 py-2.5 text-sm font-semibold text-on-accent ${offer.side === "sell" ? "bg-bid" : "bg-ask"}`} label={takeLabel} />
+        </div>
+      )}
     </div>
   );
 }

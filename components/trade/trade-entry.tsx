@@ -45,8 +45,8 @@ export function TradeDialog({ title, onClose, children }: { title: ReactNode; on
 
 const smallButton = "rounded-md border border-line px-2 py-0.5 text-xs font-medium hover:bg-raised";
 
-/** "Take" on a book line or an offer page. */
-export function TakeButton({ offer, className = smallButton }: { offer: Offer; className?: string }) {
+/** "Take" on a book line or an offer page; `label` lets a page word it from the taker's side (Buy / Sell). */
+export function TakeButton({ offer, className = smallButton, label = "Take" }: { offer: Offer; className?: string; label?: ReactNode }) {
   const gate = useWalletGate();
   // An open dialog stays when the offer fills under it (its own take, indexed before the wallet's confirmation arrives).
   if (offer.status !== "open" && !gate.open) return null;
@@ -55,7 +55,7 @@ export function TakeButton({ offer, className = smallButton }: { offer: Offer; c
   return (
     <>
       <button type="button" className={className} onClick={gate.request} data-testid="take-button" data-take-offer={offer.pda}>
-        Take
+        {label}
       </button>
       {gate.open && gate.wallet && (
         <TradeDialog title={offer.side === "sell" ? "Buy from this offer" : "Sell into this offer"} onClose={gate.close}>

@@ -3,13 +3,20 @@
 import { countdown, relativeTime, utcTime } from "@/client/format";
 import { useNow } from "../data/clock";
 
-/** "3 min ago", with the UTC time in the tooltip (and as the text until the page is interactive). */
+/**
+ * Until the page is interactive (no clock on the server) a time shows as a
+ * short "20:31 UTC", about as wide as the "3 min ago" that replaces it, so the
+ * swap moves nothing around it (layout shift); the full time is in the tooltip.
+ */
+const shortUtc = (iso: string) => `${iso.slice(11, 16)} UTC`;
+
+/** "3 min ago", with the UTC time in the tooltip. */
 export function TimeAgo({ iso }: { iso: string | null }) {
   const now = useNow();
   if (!iso) return <span className="text-muted">—</span>;
   return (
     <time dateTime={iso} title={utcTime(iso)} className="whitespace-nowrap">
-      {now === null ? utcTime(iso) : relativeTime(iso, now)}
+      {now === null ? shortUtc(iso) : relativeTime(iso, now)}
     </time>
   );
 }
@@ -19,7 +26,7 @@ export function Countdown({ iso }: { iso: string }) {
   const left = now === null ? null : countdown(iso, now);
   return (
     <time dateTime={iso} title={utcTime(iso)} className="tabular whitespace-nowrap">
-      {now === null ? utcTime(iso) : left === null ? "expired" : `in ${left}`}
+      {now === null ? shortUtc(iso) : left === null ? "expired" : `in ${left}`}
     </time>
   );
 }

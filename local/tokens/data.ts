@@ -197,6 +197,17 @@ export const WELL_KNOWN: TokenSpec[] = [
     website: "https://www.circle.com/usdc",
   },
   {
+    // Devnet USDC, an accepted payment mint: named as the program's payment list names it (lib/program/constants.ts), one name everywhere.
+    mint: "4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU",
+    symbol: "USDC",
+    name: "USD Coin (devnet)",
+    decimals: 6,
+    icon: localIconPath("4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU"),
+    usdPrice: 1,
+    isVerified: false,
+    tags: ["stablecoin"],
+  },
+  {
     mint: "Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB",
     symbol: "USDT",
     name: "USDT",
@@ -449,12 +460,11 @@ export const THIN_TOKENS: TokenSpec[] = [
 ];
 
 /**
- * Valid 32-byte addresses the stand-in does not know: devnet USDC (mainnet
- * token data does not cover devnet), the System and Token programs (accounts,
- * not mints), and two arbitrary keys.
+ * Valid 32-byte addresses the stand-in does not know: the Rent sysvar, the
+ * System and Token programs (accounts, not mints), and two arbitrary keys.
  */
 export const UNKNOWN_MINTS = [
-  "4zMMC9srt5Ri5X14GAgXhaHii3GnPAEERYPJgZJDncDU",
+  "SysvarRent111111111111111111111111111111111",
   "11111111111111111111111111111111",
   TOKEN_PROGRAM,
   "4yWud1WHV5ADJvVMPXnJShS5oWbxFa6Jo3hmyBkzsguy",

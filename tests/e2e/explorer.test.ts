@@ -151,7 +151,7 @@ describe("the explorer in Chromium", { timeout: 90_000 }, () => {
     expect(await s.page.locator("[data-testid=asks-table] [data-col=depth]").last().getAttribute("data-depth")).toBe("100");
     expect(await s.page.locator("[data-testid=best-ask] [data-price]").getAttribute("data-price")).toBe(price(asks[0].pricePerToken, asks[0].priceScale, JUP, USDC));
     expect(await text(s.page, "[data-testid=spread]")).toMatch(/^0\.95%/);
-    await s.page.locator("[data-testid=price-chart] canvas").first().waitFor();
+    await s.page.locator("[data-testid=candle-chart] canvas").first().waitFor();
     const fills = (await server.json(`/v1/fills?tokenMint=${JUP}&paymentMint=${USDC}&limit=25`)).body.fills;
     const shown = await s.page.locator("[data-testid=fills-table] [data-fill]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-fill")));
     expect(shown).toEqual(fills.map((f: any) => `${f.signature}/${f.ixIndex}`));

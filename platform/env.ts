@@ -50,7 +50,7 @@ export const serverEnvSchema = z.object({
     .enum(["true", "false", "1", "0", ""])
     .optional()
     .transform((v) => v !== "false" && v !== "0"),
-  /** Behind a proxy: the client IP is the last x-forwarded-for hop, the one the proxy appended (web/http/route.ts clientKey). */
+  /** Behind a proxy: the client IP is the last x-forwarded-for hop, the one the proxy appended (web/http/api.ts clientKey). */
   TRUST_PROXY: booleanFlag,
   /** Set by `npm start` when it runs the local demo cluster. */
   LOCAL_DEMO_CLUSTER: booleanFlag,

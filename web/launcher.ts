@@ -121,7 +121,8 @@ async function main(): Promise<void> {
       res.writeHead(400, { "content-type": "text/plain; charset=utf-8" }).end("Bad Request: the path is not valid percent-encoding\n");
       return;
     }
-    if (isApi) return serveApi(req, res, url, api, writer);
+    // Nothing is answered before Next is ready: a probe of /v1 says the whole process serves.
+    if (isApi) return nextServer.handle ? serveApi(req, res, url, api, writer) : void prepared.then(() => serveApi(req, res, url, api, writer));
     if (isPageDocumentRequest(req)) allowBackForwardCache(res);
     if (nextServer.handle) return void nextServer.handle(req, res);
     void prepared.then(() => nextServer.handle!(req, res));

@@ -14,10 +14,10 @@ import { ifNoneMatchHits } from "./response";
  * not consulted: fetch() adds `no-cache` to every request that carries
  * If-None-Match, and the feed is this origin's own validation.
  *
- * One memo serves the process (on globalThis, like the metrics): the routes,
- * in Next's bundles, remember their answers, and the web launcher looks a
- * revalidation up before Next routes it (web/launcher.ts), so that a
- * 304 costs a map look-up instead of a pass through the framework.
+ * One memo serves the process (on globalThis, like the metrics): the API core
+ * (web/http/api.ts) remembers answers and looks revalidations up before the
+ * endpoint runs, whether the launcher or a Next route handler carried the
+ * request, so that a 304 costs a map look-up.
  */
 
 export interface Revalidated {

@@ -242,9 +242,8 @@ describe("an npm start's life", () => {
     expect(moved, first.output()).not.toBeNull();
     expect(Number(moved![2])).toBe(Number(moved![1]) + 1);
     await until("the worker scanning the moved cluster", () => first.output().includes(`"rpc":"http://127.0.0.1:${moved![1]}"`) || undefined, first.output);
-    // The worker found the cluster's WebSocket there (SOLANA_WS_URL passed on) and is woken by it.
-    const subscribed = (line: string) => line.includes(`"url":"ws://127.0.0.1:${moved![2]}"`) && line.includes("new transactions wake the scanner at once");
-    await until("the worker's wake-up subscribed", () => first.output().split("\n").some(subscribed) || undefined, first.output);
+    // Caught up over that RPC, the worker follows the local Yellowstone stream npm start serves beside the cluster (GEYSER_URL passed on).
+    await until("the worker following the Geyser stream", () => first.output().includes("caught up with the chain; following the Geyser stream") || undefined, first.output);
 
     // 2. A second start from the same checkout: one line saying where the first runs.
     const second = await npm(["start"], { PORT: String(await freePort()), LOCALNET_PORT: String(await portOutsideEphemeralRange()) });
@@ -256,7 +255,7 @@ describe("an npm start's life", () => {
     process.kill(worker.pid, "SIGKILL");
     await until("the restart line", () => /the worker was killed by SIGKILL; restarting it in 1 s \(the rest keeps running\)/.test(first.output()) || undefined, first.output);
     expect(await statsStatus(port)).toBe(200);
-    await until("a new worker caught up", () => first.output().split('"msg":"caught up with the chain"').length > 2 || undefined, first.output);
+    await until("a new worker caught up", () => first.output().split('"msg":"caught up with the chain').length > 2 || undefined, first.output);
 
     // 4. kill -9 of npm start itself: its worker and web stop by themselves; the embedded PostgreSQL is left, orphaned.
     const parts = childrenOf(first.child.pid!).filter((c) => c.args.includes("worker.mjs") || c.args.includes("web.mjs"));

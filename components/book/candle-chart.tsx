@@ -87,5 +87,17 @@ export function CandleChart({ candles, fitKey, label }: { candles: ChartCandle[]
     api.current.setData(candles, refit);
   }, [candles, fitKey]);
 
-  return <div ref={box} className="h-full w-full" role="img" aria-label={label} data-testid="candle-chart" data-candles={candles.length} />;
+  const last = candles[candles.length - 1];
+  // data-last: the newest candle's time and volume, so a reader (or a test) sees a live fill reach the chart.
+  return (
+    <div
+      ref={box}
+      className="h-full w-full"
+      role="img"
+      aria-label={label}
+      data-testid="candle-chart"
+      data-candles={candles.length}
+      data-last={last ? `${last.time}:${last.volume}` : ""}
+    />
+  );
 }

@@ -8,6 +8,7 @@ const ENDPOINTS = [
   "GET /v1/offers/:pda",
   "GET /v1/offers/:pda/fills",
   "GET /v1/fills",
+  "GET /v1/makers (extension: the makers leaderboard of a window)",
   "GET /v1/makers/:maker/stats",
   "GET /v1/makers/:maker/offers",
   "GET /v1/stats",

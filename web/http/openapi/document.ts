@@ -2,7 +2,7 @@ import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponsesObject } from "zod-openapi";
 import { ERROR_STATUS } from "../errors";
 import { address, BASE58_ADDRESS, MAX_QUERY_VALUE } from "../params";
-import { bookQuery, candleQuery, fillListQuery, makerOfferListQuery, MAX_MINTS, offerFillListQuery, offerListQuery, walletTradeQuery } from "../query-schemas";
+import { bookQuery, candleQuery, fillListQuery, makerLeaderboardQuery, makerOfferListQuery, makerStatsQuery, MAX_MINTS, offerFillListQuery, offerListQuery, walletTradeQuery } from "../query-schemas";
 import { errorHeaders, okHeaders, streamHeaders } from "./headers";
 import * as body from "./response-schemas";
 
@@ -186,10 +186,25 @@ export function openApiDocument() {
       "/v1/makers/{maker}/stats": read({
         operationId: "getMakerStats",
         summary: "A maker's offer counts and volumes",
-        description: "Zeros for a wallet that has made no offer.",
+        description:
+          "Zeros for a wallet that has made no offer. Extensions: fillRate and medianSecondsToFirstFill over all time, and `activity` " +
+          "in the window asked.",
         tags: ["stats"],
         path: makerPath,
+        query: makerStatsQuery,
         ok: body.makerStats,
+        errors: [400],
+      }),
+      "/v1/makers": read({
+        operationId: "listMakers",
+        summary: "Extension: the makers leaderboard of a window",
+        description:
+          "Makers with fills or offers created in the window, ranked by the sort key descending, then by maker. sort=volume needs " +
+          "paymentMint (400 otherwise: volumes in different payment mints do not add up); paymentMint limits every figure to that " +
+          "mint. Page by `cursor` or offset, not both. Kept by triggers in hourly and daily buckets: never a scan of the fills.",
+        tags: ["stats"],
+        query: makerLeaderboardQuery,
+        ok: body.makerLeaderboard,
         errors: [400],
       }),
       "/v1/makers/{maker}/offers": read({

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ApiError } from "./errors";
+import { format } from "./csv";
 import { address, cursor, documentedInteger, limit, offset, side, status, unixSeconds } from "./params";
 import { DEFAULT_BOOK_DEPTH, MAX_BOOK_DEPTH } from "../../lib/db/reads/book";
 import { TRADE_ROLES } from "../../lib/db/reads/wallet-trades";
@@ -20,6 +21,7 @@ export const offerListQuery = z.object({
   side: side.optional(),
   sort: z.enum(["created", "price"], { message: "sort must be created or price" }).default("created"),
   ...page,
+  format,
 });
 
 export const makerOfferListQuery = z.object({ status: status.default("open"), ...page });
@@ -33,6 +35,7 @@ export const fillListQuery = z.object({
   fromTime: unixSeconds("fromTime").optional(),
   toTime: unixSeconds("toTime").optional(),
   ...page,
+  format,
 });
 
 export { CANDLE_RESOLUTIONS, type CandleResolution } from "../../lib/db/reads/candles";
@@ -173,6 +176,7 @@ export const walletTradeQuery = z.object({
     .default("any")
     .meta({ description: "The wallet as the offer's maker, as the taker, or either (default)", example: "any" }),
   ...page,
+  format,
 });
 
 const makerWindow = (fallback: (typeof MAKER_WINDOW_NAMES)[number]) =>

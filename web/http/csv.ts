@@ -52,7 +52,19 @@ export function checkCsvPage(url: URL): void {
  * JSON error with its status; later batches are read as the client takes
  * them (the stream pulls), and a client that leaves closes the cursor.
  */
-export async function csvResponse(filename: string, lines: AsyncGenerator<string>): Promise<Response> {
+export async function csvResponse(request: Request, filename: string, lines: AsyncGenerator<string>): Promise<Response> {
+  const headers = {
+    "content-type": "text/csv; charset=utf-8",
+    "content-disposition": `attachment; filename="${filename}"`,
+    "cache-control": "no-store",
+    vary: "accept",
+    ...CORS_ORIGIN,
+  };
+  // HEAD: the headers alone, without opening a cursor that no one would read.
+  if (request.method === "HEAD") {
+    await lines.return(undefined);
+    return new Response(null, { status: 200, headers });
+  }
   const first: string[] = [];
   for (let i = 0; i < 2; i++) {
     const next = await lines.next();
@@ -73,14 +85,5 @@ export async function csvResponse(filename: string, lines: AsyncGenerator<string
       await lines.return(undefined);
     },
   });
-  return new Response(body, {
-    status: 200,
-    headers: {
-      "content-type": "text/csv; charset=utf-8",
-      "content-disposition": `attachment; filename="${filename}"`,
-      "cache-control": "no-store",
-      vary: "accept",
-      ...CORS_ORIGIN,
-    },
-  });
+  return new Response(body, { status: 200, headers });
 }

@@ -13,7 +13,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route("/v1/fills
   checkTimeRange(query);
   if (wantsCsv(request, query.format)) {
     checkCsvPage(url);
-    return csvResponse("fills.csv", exportFills(database(), query, query.cursor));
+    return csvResponse(request, "fills.csv", exportFills(database(), query, query.cursor));
   }
   return { body: { text: await listFills(database(), query) }, cache: CACHE.list };
 });

@@ -13,7 +13,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route("/v1/offer
   checkBookSort(query);
   if (wantsCsv(request, query.format)) {
     checkCsvPage(url);
-    return csvResponse("offers.csv", exportOffers(database(), query));
+    return csvResponse(request, "offers.csv", exportOffers(database(), query));
   }
   return { body: { text: await listOffers(database(), query) }, cache: CACHE.list };
 });

@@ -15,7 +15,7 @@ export const { GET, HEAD, OPTIONS, POST, PUT, PATCH, DELETE } = route("/v1/walle
   checkPage(query);
   if (wantsCsv(request, query.format)) {
     checkCsvPage(url);
-    return csvResponse(`trades-${wallet}.csv`, exportWalletTrades(database(), { ...query, address: wallet }));
+    return csvResponse(request, `trades-${wallet}.csv`, exportWalletTrades(database(), { ...query, address: wallet }));
   }
   return { body: { text: await listWalletTrades(database(), { ...query, address: wallet }) }, cache: CACHE.list };
 });

@@ -24,8 +24,9 @@ const offers: NewOffer[] = Array.from({ length: OFFERS }, (_, i) =>
     maker: i % 3 === 0 ? BOB : ALICE,
     ...(i % 2 ? { paymentMint: USDT } : {}),
     side: i % 4 === 0 ? "buy" : "sell",
-    originalSize: 10n ** 15n,
-    remainingSize: 10n ** 15n,
+    // Room for 15 fills of 9e15 each: a remaining size stays a u64.
+    originalSize: 10n ** 18n,
+    remainingSize: 10n ** 18n,
     createdAt: new Date(Date.UTC(2026, 0, 1) + i * 3_600_000),
   }),
 );

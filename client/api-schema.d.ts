@@ -130,9 +130,29 @@ export interface paths {
         };
         /**
          * A maker's offer counts and volumes
-         * @description Zeros for a wallet that has made no offer.
+         * @description Zeros for a wallet that has made no offer. Extensions: fillRate and medianSecondsToFirstFill over all time, and `activity` in the window asked.
          */
         get: operations["getMakerStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/makers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Extension: the makers leaderboard of a window
+         * @description Makers with fills or offers created in the window, ranked by the sort key descending, then by maker. sort=volume needs paymentMint (400 otherwise: volumes in different payment mints do not add up); paymentMint limits every figure to that mint. Page by `cursor` or offset, not both. Kept by triggers in hourly and daily buckets: never a scan of the fills.
+         */
+        get: operations["listMakers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -600,6 +620,82 @@ export interface components {
              *     }
              */
             totalBought: {
+                [key: string]: string;
+            };
+            fillRate: string | null;
+            medianSecondsToFirstFill: string | null;
+            /** @description Extension: fills, offers created, volumes and the fees the takers paid, per payment mint, in the window asked (`window`, default all) */
+            activity: {
+                /**
+                 * @description The window the figures cover (see docs/api.md#makers)
+                 * @enum {string}
+                 */
+                window: "24h" | "7d" | "30d" | "all";
+                /** Format: int64 */
+                fills: number;
+                /** Format: int64 */
+                offers: number;
+                /**
+                 * @description Raw amounts keyed by mint
+                 * @example {
+                 *       "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v": "1250000000"
+                 *     }
+                 */
+                volumeByPaymentMint: {
+                    [key: string]: string;
+                };
+                /**
+                 * @description Raw amounts keyed by mint
+                 * @example {
+                 *       "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v": "1250000000"
+                 *     }
+                 */
+                takerFeesByPaymentMint: {
+                    [key: string]: string;
+                };
+            };
+        };
+        MakerLeaderboard: {
+            makers: components["schemas"]["MakerRank"][];
+            /** Format: int64 */
+            limit: number;
+            /** Format: int64 */
+            offset: number;
+            /** @description Extension: pass back as `cursor` for the next page; null on the last page */
+            nextCursor: string | null;
+        };
+        MakerRank: {
+            /**
+             * @description A base58 address of 32 bytes
+             * @example 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM
+             */
+            maker: string;
+            /**
+             * Format: int64
+             * @description Fills of the maker's offers in the window
+             */
+            fills: number;
+            /**
+             * Format: int64
+             * @description Offers the maker created in the window
+             */
+            offers: number;
+            /**
+             * @description Payment moved by those fills, raw units per payment mint
+             * @example {
+             *       "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v": "1250000000"
+             *     }
+             */
+            volumeByPaymentMint: {
+                [key: string]: string;
+            };
+            /**
+             * @description The fees the takers of those fills paid, raw units per payment mint
+             * @example {
+             *       "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v": "1250000000"
+             *     }
+             */
+            takerFeesByPaymentMint: {
                 [key: string]: string;
             };
         };
@@ -1260,6 +1356,8 @@ export interface operations {
                 /** @description Rows to skip, 0 to 100000; not with cursor */
                 offset?: number;
                 cursor?: string;
+                /** @description csv: every row the filters select, from `cursor` on, streamed as CSV (see docs/api.md#csv-exports); json (default) a page */
+                format?: "json" | "csv";
             };
             header?: never;
             path?: never;
@@ -1267,7 +1365,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description OK: a page as JSON, or with format=csv (or Accept: text/csv) every row as a CSV attachment, streamed */
             200: {
                 headers: {
                     /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
@@ -1290,6 +1388,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OfferList"];
+                    "text/csv": string;
                 };
             };
             /** @description Not modified: If-None-Match named the current ETag (no body) */
@@ -1902,6 +2001,8 @@ export interface operations {
                 /** @description Rows to skip, 0 to 100000; not with cursor */
                 offset?: number;
                 cursor?: string;
+                /** @description csv: every row the filters select, from `cursor` on, streamed as CSV (see docs/api.md#csv-exports); json (default) a page */
+                format?: "json" | "csv";
             };
             header?: never;
             path?: never;
@@ -1909,7 +2010,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description OK: a page as JSON, or with format=csv (or Accept: text/csv) every row as a CSV attachment, streamed */
             200: {
                 headers: {
                     /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
@@ -1932,6 +2033,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FillList"];
+                    "text/csv": string;
                 };
             };
             /** @description Not modified: If-None-Match named the current ETag (no body) */
@@ -2092,7 +2194,10 @@ export interface operations {
     };
     getMakerStats: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description 24h: the current UTC hour and the 23 before; 7d, 30d: the current UTC day and the 6 or 29 before; all: since the first fill. Default all */
+                window?: "24h" | "7d" | "30d" | "all";
+            };
             header?: never;
             path: {
                 /** @description The maker's wallet */
@@ -2125,6 +2230,207 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MakerStats"];
+                };
+            };
+            /** @description Not modified: If-None-Match named the current ETag (no body) */
+            304: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter is missing (missing_parameter) or invalid (invalid_parameter); `param` names it. Also a request target that is not a path (`GET *`) or a request Node's parser cannot read */
+            400: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "tokenMint must be a base58 address of 32 bytes",
+                     *       "code": "invalid_parameter",
+                     *       "param": "tokenMint"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Only GET, HEAD and OPTIONS (method_not_allowed); the allow header lists them */
+            405: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description The methods every /v1 route answers */
+                    Allow: "GET, HEAD, OPTIONS";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "POST is not allowed: this API is read-only (GET)",
+                     *       "code": "method_not_allowed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the request budget (rate_limited); retry after retry-after seconds */
+            429: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "too many requests: slow down and retry after the delay given",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal error",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (unavailable); retry after retry-after seconds */
+            503: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database is unreachable; try again shortly",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listMakers: {
+        parameters: {
+            query?: {
+                /** @description 24h: the current UTC hour and the 23 before; 7d, 30d: the current UTC day and the 6 or 29 before; all: since the first fill. Default 24h */
+                window?: "24h" | "7d" | "30d" | "all";
+                /** @description volume (needs paymentMint), fills, or offers created; descending, then by maker. Default fills */
+                sort?: "volume" | "fills" | "offers";
+                paymentMint?: string;
+                /** @description Rows per page, 1 or more (above 200 is clamped to 200); default 50 */
+                limit?: number;
+                /** @description Rows to skip, 0 to 100000; not with cursor */
+                offset?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MakerLeaderboard"];
                 };
             };
             /** @description Not modified: If-None-Match named the current ETag (no body) */
@@ -3679,6 +3985,8 @@ export interface operations {
                 /** @description Rows to skip, 0 to 100000; not with cursor */
                 offset?: number;
                 cursor?: string;
+                /** @description csv: every row the filters select, from `cursor` on, streamed as CSV (see docs/api.md#csv-exports); json (default) a page */
+                format?: "json" | "csv";
             };
             header?: never;
             path: {
@@ -3689,7 +3997,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description OK: a page as JSON, or with format=csv (or Accept: text/csv) every row as a CSV attachment, streamed */
             200: {
                 headers: {
                     /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
@@ -3712,6 +4020,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WalletTradeList"];
+                    "text/csv": string;
                 };
             };
             /** @description Not modified: If-None-Match named the current ETag (no body) */

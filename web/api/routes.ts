@@ -2,11 +2,13 @@ import { env } from "../../platform/env";
 import { readBook } from "../../lib/db/reads/book";
 import { listCandles } from "../../lib/db/reads/candles";
 import { listChartCandles } from "../../lib/db/reads/chart-candles";
-import { listFills, listOfferFills } from "../../lib/db/reads/fills";
+import { exportFills, listFills, listOfferFills } from "../../lib/db/reads/fills";
+import { listMakerLeaderboard } from "../../lib/db/reads/makers";
 import { listMarkets } from "../../lib/db/reads/markets";
-import { getOffer, listOffers, offerExists } from "../../lib/db/reads/offers";
+import { exportOffers, getOffer, listOffers, offerExists } from "../../lib/db/reads/offers";
 import { makerStats, protocolStats } from "../../lib/db/reads/stats";
-import { listWalletTrades } from "../../lib/db/reads/wallet-trades";
+import { exportWalletTrades, listWalletTrades } from "../../lib/db/reads/wallet-trades";
+import { checkCsvPage, csvReply, wantsCsv } from "../http/csv";
 import { endpoint, endpointMatcher, type Endpoint } from "../http/endpoint";
 import { notFound } from "../http/errors";
 import { openApiDocument } from "../http/openapi/document";
@@ -16,10 +18,13 @@ import {
   candleQuery,
   CANDLE_RESOLUTIONS,
   checkBookSort,
+  checkMakerSort,
   checkPage,
   checkTimeRange,
   fillListQuery,
+  makerLeaderboardQuery,
   makerOfferListQuery,
+  makerStatsQuery,
   offerFillListQuery,
   offerListQuery,
   parseMints,
@@ -50,6 +55,7 @@ const ENDPOINTS = [
   "GET /v1/offers/:pda",
   "GET /v1/offers/:pda/fills",
   "GET /v1/fills",
+  "GET /v1/makers (extension: the makers leaderboard of a window)",
   "GET /v1/makers/:maker/stats",
   "GET /v1/makers/:maker/offers",
   "GET /v1/stats",
@@ -85,9 +91,13 @@ export const API_ROUTES: readonly Endpoint[] = [
     path: "/v1/offers",
     query: offerListQuery,
     cache: CACHE.list,
-    answer: async ({ query }) => {
+    answer: async ({ query, request }) => {
       checkPage(query);
       checkBookSort(query);
+      if (wantsCsv(request, query.format)) {
+        checkCsvPage(request.url);
+        return csvReply(request, "offers.csv", exportOffers(database(), query));
+      }
       return { text: await listOffers(database(), query) };
     },
   }),
@@ -118,17 +128,32 @@ export const API_ROUTES: readonly Endpoint[] = [
     path: "/v1/fills",
     query: fillListQuery,
     cache: CACHE.list,
-    answer: async ({ query }) => {
+    answer: async ({ query, request }) => {
       checkPage(query);
       checkTimeRange(query);
+      if (wantsCsv(request, query.format)) {
+        checkCsvPage(request.url);
+        return csvReply(request, "fills.csv", exportFills(database(), query, query.cursor));
+      }
       return { text: await listFills(database(), query) };
+    },
+  }),
+  endpoint({
+    path: "/v1/makers",
+    query: makerLeaderboardQuery,
+    cache: CACHE.maker,
+    answer: async ({ query }) => {
+      checkPage(query);
+      checkMakerSort(query);
+      return { text: await listMakerLeaderboard(database(), query) };
     },
   }),
   endpoint({
     path: "/v1/makers/[maker]/stats",
     params: { maker: address("maker") },
+    query: makerStatsQuery,
     cache: CACHE.maker,
-    answer: async ({ params: { maker } }) => ({ text: await makerStats(database(), maker) }),
+    answer: async ({ params: { maker }, query }) => ({ text: await makerStats(database(), maker, query.window) }),
   }),
   endpoint({
     path: "/v1/makers/[maker]/offers",
@@ -145,8 +170,12 @@ export const API_ROUTES: readonly Endpoint[] = [
     params: { address: address("address") },
     query: walletTradeQuery,
     cache: CACHE.list,
-    answer: async ({ params, query }) => {
+    answer: async ({ params, query, request }) => {
       checkPage(query);
+      if (wantsCsv(request, query.format)) {
+        checkCsvPage(request.url);
+        return csvReply(request, `trades-${params.address}.csv`, exportWalletTrades(database(), { ...query, address: params.address }));
+      }
       return { text: await listWalletTrades(database(), { ...query, address: params.address }) };
     },
   }),

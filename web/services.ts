@@ -141,7 +141,7 @@ function feedChanges(): number | null {
   return changes;
 }
 
-export const { route, revalidateBeforeRouting } = createRoute({
+export const { route, revalidateBeforeRouting, spendBudget } = createRoute({
   limiter,
   trustProxy: () => env().TRUST_PROXY,
   log: (error, url) => (isDatabaseUnreachable(error) ? reportUnavailable(error, "database") : logger.error({ err: error, url }, "request failed")),

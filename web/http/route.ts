@@ -1,6 +1,6 @@
 import { InvalidCursorError } from "../../lib/db/reads/cursor";
 import { isDatabaseUnreachable } from "../../lib/resilience";
-import { ApiError, invalidParameter } from "./errors";
+import { ApiError, invalidParameter, type ErrorBody } from "./errors";
 import { rateLimitHeaders, type RateDecision, type RateLimiter } from "./rate-limit";
 import { processRevalidationMemo } from "./revalidation";
 import { ALLOW, bodyText, CACHE, CORS_ORIGIN, CORS_PREFLIGHT_HEADERS, ifNoneMatchHits, jsonResponse, strongEtag, type JsonBody } from "./response";
@@ -42,8 +42,12 @@ type Handler = (request: Request, url: URL, params: Params) => Promise<Reply | R
 export const methodNotAllowed = (method: string) =>
   new ApiError("method_not_allowed", `${method} is not allowed: this API is read-only (GET)`, undefined, { allow: ALLOW });
 
-export function errorResponse(error: ApiError, extra?: Record<string, string>): Response {
-  return jsonResponse({ value: error.body }, error.status, CACHE.none, extra ? { ...extra, ...error.headers } : error.headers);
+/** How a route family writes the error body, when a standard it follows asks for more than ours (the DEXTools adapter's `message`). */
+export type ErrorShape = (body: ErrorBody) => unknown;
+
+export function errorResponse(error: ApiError, extra?: Record<string, string>, shape?: ErrorShape): Response {
+  const value = shape ? shape(error.body) : error.body;
+  return jsonResponse({ value }, error.status, CACHE.none, extra ? { ...extra, ...error.headers } : error.headers);
 }
 
 /**
@@ -121,9 +125,9 @@ export function createRoute(deps: RouteDeps) {
   const memo = processRevalidationMemo();
 
   /** `pattern` names the route in metrics (e.g. "/v1/offers/[pda]"): bounded, unlike raw paths. */
-  function route(pattern: string, handler: Handler) {
+  function route(pattern: string, handler: Handler, options: { errorShape?: ErrorShape } = {}) {
     const observe = deps.observe;
-    const answer = answerWith(pattern, handler);
+    const answer = answerWith(pattern, handler, options.errorShape);
     const GET = async (request: Request, context: RouteContext): Promise<Response> => {
       if (!observe) return answer(request, context);
       const started = performance.now();
@@ -134,12 +138,12 @@ export function createRoute(deps: RouteDeps) {
     const OPTIONS = async (): Promise<Response> =>
       new Response(null, { status: 204, headers: PREFLIGHT_HEADERS });
     // Other methods spend the budget too (and so carry its headers): they are requests all the same.
-    const notAllowed = answerWith(pattern, refuseMethod);
+    const notAllowed = answerWith(pattern, refuseMethod, options.errorShape);
     return { GET, HEAD: GET, OPTIONS, POST: notAllowed, PUT: notAllowed, PATCH: notAllowed, DELETE: notAllowed };
   }
 
   /** Takes one request off the client's budget: the headers saying what is left, and the 429 when it is spent. */
-  async function spend(headers: RequestHeaders, url: string): Promise<{ budget?: Record<string, string>; refused?: Response }> {
+  async function spend(headers: RequestHeaders, url: string, shape?: ErrorShape): Promise<{ budget?: Record<string, string>; refused?: Response }> {
     let decision: RateDecision | undefined;
     try {
       decision = await deps.limiter().take(clientKey({ headers }, deps.trustProxy()));
@@ -153,14 +157,14 @@ export function createRoute(deps: RouteDeps) {
     const refusal = new ApiError("rate_limited", "too many requests: slow down and retry after the delay given", undefined, {
       "retry-after": String(decision.reset),
     });
-    return { budget, refused: errorResponse(refusal, budget) };
+    return { budget, refused: errorResponse(refusal, budget, shape) };
   }
 
-  function answerWith(pattern: string, handler: Handler) {
+  function answerWith(pattern: string, handler: Handler, shape?: ErrorShape) {
     return async (request: Request, context: RouteContext): Promise<Response> => {
       let budget: Record<string, string> | undefined;
       try {
-        const spent = await spend(request.headers, request.url);
+        const spent = await spend(request.headers, request.url, shape);
         if (spent.refused) return spent.refused;
         budget = spent.budget;
         const url = new URL(request.url);
@@ -185,14 +189,14 @@ export function createRoute(deps: RouteDeps) {
         }
         return response;
       } catch (error) {
-        if (error instanceof ApiError) return errorResponse(error, budget);
-        if (error instanceof InvalidCursorError) return errorResponse(invalidParameter("cursor", error.message), budget);
+        if (error instanceof ApiError) return errorResponse(error, budget, shape);
+        if (error instanceof InvalidCursorError) return errorResponse(invalidParameter("cursor", error.message), budget, shape);
         if (isDatabaseUnreachable(error)) {
           deps.log(error, request.url);
-          return errorResponse(new ApiError("unavailable", "the database is unreachable; try again shortly", undefined, { "retry-after": "5" }), budget);
+          return errorResponse(new ApiError("unavailable", "the database is unreachable; try again shortly", undefined, { "retry-after": "5" }), budget, shape);
         }
         deps.log(error, request.url);
-        return errorResponse(new ApiError("internal_error", "internal error"), budget);
+        return errorResponse(new ApiError("internal_error", "internal error"), budget, shape);
       }
     };
   }
@@ -219,5 +223,8 @@ export function createRoute(deps: RouteDeps) {
     return response;
   }
 
-  return { route, revalidateBeforeRouting };
+  /** One request off the client's budget for an endpoint outside the /v1 routes (/mcp): its headers, or the 429 to answer. */
+  const spendBudget = (headers: RequestHeaders, url: string) => spend(headers, url);
+
+  return { route, revalidateBeforeRouting, spendBudget };
 }

@@ -5,7 +5,7 @@ import { MAX_EVENT_SLOTS, parseDexPairId, PAIR_SEPARATOR } from "../../lib/adapt
 import type { Pair } from "../../lib/adapters/pair-units";
 import { MAX_BOOK_DEPTH } from "../../lib/db/reads/book";
 import { ApiError } from "./errors";
-import { address, BASE58_ADDRESS, documentedInteger, unixSeconds } from "./params";
+import { address, BASE58_ADDRESS, documentedInteger, MAX_UNIX_SECONDS, unixSeconds } from "./params";
 
 // The query parameters of the aggregator adapters (/v1/coingecko/*,
 // /v1/dextools/*), named as the standards they follow name them; validated
@@ -97,9 +97,7 @@ const blockNumber = (name: string, description: string) => wholeNumber(name, 0, 
 
 export const dexBlockQuery = z.object({
   number: blockNumber("number", "The block's number (the slot); wins over timestamp").optional(),
-  timestamp: unixSeconds("timestamp")
-    .optional()
-    .meta({ description: "Unix seconds: the newest block at or before it", example: "1780617600" }),
+  timestamp: wholeNumber("timestamp", 0, MAX_UNIX_SECONDS, "Unix seconds: the newest block at or before it", "1780617600").optional(),
 });
 
 export const dexAssetQuery = z.object({ id: address("id").meta({ description: "The token's mint" }) });

@@ -58,8 +58,9 @@ export const coinGeckoTicker = z
 export const coinGeckoTickers = z.array(coinGeckoTicker).max(MAX_PAIRS).meta({ id: "CoinGeckoTickers" });
 
 const bookLevel = z
-  .tuple([whole("Price, payment per whole token", "185.5"), whole("Open quantity at it, whole tokens", "12.5")])
-  .meta({ description: "[price, quantity]" });
+  .array(whole("The price (payment per whole token), then the open quantity at it (whole tokens)", "185.5"))
+  .length(2)
+  .meta({ description: "[price, quantity]", example: ["185.5", "12.5"] });
 
 export const coinGeckoOrderbook = z
   .object({

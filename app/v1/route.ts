@@ -18,6 +18,8 @@ const ENDPOINTS = [
   "GET /v1/candles?tokenMint=&paymentMint=&resolution= (extension: OHLC candles of one pair)",
   "GET /v1/book?tokenMint=&paymentMint= (extension: price levels of one pair)",
   "GET /v1/wallets/:address/trades (extension: a wallet's fills as maker or taker)",
+  "GET /v1/coingecko/pairs, /tickers, /orderbook?ticker_id=, /historical_trades?ticker_id= (extension: the CoinGecko exchange API standard)",
+  "GET /v1/dextools/latest-block, /block, /asset?id=, /pair?id=, /events?fromBlock=&toBlock= (extension: the DEXTools HTTP adapter)",
   "GET /v1/openapi.json (OpenAPI 3.1; rendered at /docs)",
 ];
 

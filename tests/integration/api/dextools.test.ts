@@ -77,7 +77,7 @@ beforeAll(async () => {
   await recordFills(sql(), fills);
   for (const [signature, slot, finalized] of TRANSACTIONS) {
     await sql()`insert into scanned_transactions (signature, slot, block_time, finalized)
-      values (${signature}, ${slot}, ${at(slot).blockTime}, ${finalized})`;
+      values (${signature}, ${slot}, ${at(slot).blockTime.toISOString()}::timestamptz, ${finalized})`;
   }
   await sql()`insert into scanner_checkpoints (program_id, last_slot) values (${PROGRAM}, 304)`;
   await sql()`insert into chain_identity (genesis_hash, program_id) values ('dextools-test', ${PROGRAM})`;

@@ -81,6 +81,14 @@ describe("the MCP server at /mcp", () => {
     expect(JSON.parse((missing.content as TextContent)[0]!.text)).toMatchObject({ code: "not_found" });
   });
 
+  it("offers no server-initiated stream and no session: GET and DELETE are 405", async () => {
+    for (const method of ["GET", "DELETE"]) {
+      const response = await fetch(`${server.baseUrl}/mcp`, { method, headers: { accept: "text/event-stream" } });
+      expect(response.status).toBe(405);
+      expect(response.headers.get("allow")).toBe("POST");
+    }
+  });
+
   it("spends the request budget and says so", async () => {
     const response = await fetch(`${server.baseUrl}/mcp`, {
       method: "POST",

@@ -182,6 +182,14 @@ async function main() {
     ["/v1/book (depth 500)", each(s.tokens, (t) => `/v1/book?tokenMint=${t}&paymentMint=${book}&depth=500`)],
     ["/v1/wallets/:address/trades", each(s.makers, (m) => `/v1/wallets/${m}/trades`)],
     ["/v1/wallets/:address/trades?role=taker", each(s.takers, (t) => `/v1/wallets/${t}/trades?role=taker`)],
+    // The aggregator adapters (whole tokens: decimals from the token stand-in). The bench data has no scanned
+    // transactions, so the DEXTools blocks are not announced there: latest-block measures the horizon's probes.
+    ["/v1/coingecko/tickers", ["/v1/coingecko/tickers"]],
+    ["/v1/coingecko/orderbook", each(s.tokens, (t) => `/v1/coingecko/orderbook?ticker_id=${t}_${book}&depth=100`)],
+    ["/v1/coingecko/historical_trades", each(s.tokens, (t) => `/v1/coingecko/historical_trades?ticker_id=${t}_${book}`)],
+    ["/v1/coingecko/historical_trades (week)", each(s.tokens, (t) => `/v1/coingecko/historical_trades?ticker_id=${t}_${book}&start_time=${s.hi - 7 * day}&end_time=${s.hi}`)],
+    ["/v1/dextools/pair", each(s.tokens, (t) => `/v1/dextools/pair?id=${t}:${book}`)],
+    ["/v1/dextools/latest-block", ["/v1/dextools/latest-block"]],
   ];
   const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
   const scenarios = all.filter(([name]) => name === NOOP || !only || only.test(name));

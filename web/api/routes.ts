@@ -34,6 +34,7 @@ import {
 import { CACHE, onOrigin, requestOrigin } from "../http/response";
 import { tokenApiError } from "../http/token-errors";
 import { database, tokenService } from "../services";
+import { ADAPTER_ROUTES } from "./adapter-routes";
 import { pairDecimals } from "./pair-decimals";
 import { feedStream } from "./stream";
 
@@ -66,6 +67,8 @@ const ENDPOINTS = [
   "GET /v1/candles?tokenMint=&paymentMint=&resolution= (extension: OHLC candles of one pair)",
   "GET /v1/book?tokenMint=&paymentMint= (extension: price levels of one pair)",
   "GET /v1/wallets/:address/trades (extension: a wallet's fills as maker or taker)",
+  "GET /v1/coingecko/pairs, /tickers, /orderbook?ticker_id=, /historical_trades?ticker_id= (extension: the CoinGecko exchange API standard)",
+  "GET /v1/dextools/latest-block, /block, /asset?id=, /pair?id=, /events?fromBlock=&toBlock= (extension: the DEXTools HTTP adapter)",
   "GET /v1/openapi.json (OpenAPI 3.1; rendered at /docs)",
 ];
 
@@ -209,6 +212,7 @@ export const API_ROUTES: readonly Endpoint[] = [
     },
   }),
   endpoint({ path: "/v1/stream", query: streamQuery, cache: CACHE.none, answer: ({ query, request }) => feedStream(query, request) }),
+  ...ADAPTER_ROUTES,
   // Any other path under /v1: the JSON 404 (Next's catch-all route, the launcher's no-match).
   endpoint({
     path: "/v1/[...path]",

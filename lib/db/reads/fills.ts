@@ -57,7 +57,8 @@ type Fragment = postgres.PendingQuery<postgres.Row[]>;
 /** The origin of fill_slot_bounds' minutes (lib/db/sql/functions/fills_aggregate_statement.sql); date_bin ignores the session time zone. */
 const BIN_ORIGIN = "2000-01-01T00:00:00Z";
 
-function filterConditions(sql: postgres.Sql, f: FillFilters): Fragment[] {
+/** The conditions of a fill filter over `fills` (unaliased), time windows bounded in slots; shared with the aggregator adapters. */
+export function fillFilterConditions(sql: postgres.Sql, f: FillFilters): Fragment[] {
   const conditions: Fragment[] = [];
   if (f.offerPda) conditions.push(sql`offer_pda = ${f.offerPda}`);
   if (f.taker) conditions.push(sql`taker = ${f.taker}`);
@@ -88,7 +89,7 @@ const NEWEST_FIRST = FILL_FEED_ORDER;
 
 /** The filters' conditions, and the cursor's: the rows after it in the feed's order. */
 function pageConditions(sql: postgres.Sql, filters: FillFilters, cursor: string | undefined): Fragment[] {
-  const conditions = filterConditions(sql, filters);
+  const conditions = fillFilterConditions(sql, filters);
   if (cursor) {
     const after = decodeFillCursor(cursor);
     conditions.push(sql`(slot, signature, ix_index) < (${after.slot.toString()}::bigint, ${after.signature}, ${after.ixIndex}::int)`);

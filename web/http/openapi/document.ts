@@ -5,6 +5,7 @@ import { address, BASE58_ADDRESS, MAX_QUERY_VALUE } from "../params";
 import { bookQuery, candleQuery, fillListQuery, makerLeaderboardQuery, makerOfferListQuery, makerStatsQuery, MAX_MINTS, offerFillListQuery, offerListQuery, walletTradeQuery } from "../query-schemas";
 import { errorHeaders, okHeaders, streamHeaders } from "./headers";
 import * as body from "./response-schemas";
+import { adapterPaths, type ErrorForm } from "./adapter-paths";
 
 // GET /v1/openapi.json: built from the zod schemas that validate each route's
 // query (web/http/query-schemas.ts) and describe its answer
@@ -30,15 +31,17 @@ const ERROR_EXAMPLES: Record<number, z.infer<typeof body.errorBody>> = {
   503: { error: "the database is unreachable; try again shortly", code: "unavailable" },
 };
 
-type ErrorStatus = (typeof ERROR_STATUS)[keyof typeof ERROR_STATUS];
+export type ErrorStatus = (typeof ERROR_STATUS)[keyof typeof ERROR_STATUS];
 
-function errorResponses(statuses: ErrorStatus[]): ZodOpenApiResponsesObject {
+const OUR_ERRORS: ErrorForm = { schema: body.errorBody, shape: (b) => b };
+
+function errorResponses(statuses: ErrorStatus[], form: ErrorForm = OUR_ERRORS): ZodOpenApiResponsesObject {
   const responses: ZodOpenApiResponsesObject = {};
   for (const status of statuses) {
     responses[String(status) as "400"] = {
       description: ERROR_DESCRIPTIONS[status]!,
       headers: errorHeaders(status),
-      content: { "application/json": { schema: body.errorBody, example: ERROR_EXAMPLES[status] } },
+      content: { "application/json": { schema: form.schema, example: form.shape(ERROR_EXAMPLES[status]!) } },
     };
   }
   return responses;
@@ -57,6 +60,7 @@ interface Read {
   errors?: ErrorStatus[];
   /** Also answers text/csv (format=csv or Accept: text/csv): the list's rows as CSV. */
   csv?: boolean;
+  errorForm?: ErrorForm;
 }
 
 /** A CSV export's body: a header row of the list's field names, then one row per item, without end but the data's. */
@@ -64,7 +68,7 @@ const csvBody = z.string().max(1_000_000_000_000).meta({
   description: "CSV (RFC 4180, CRLF): a header row of the JSON item's field names, then every selected row in the list's order; amounts as decimal strings",
 });
 
-function read({ operationId, summary, description, tags, query, path, ok, example, errors = [], csv = false }: Read): { get: ZodOpenApiOperationObject } {
+function read({ operationId, summary, description, tags, query, path, ok, example, errors = [], csv = false, errorForm }: Read): { get: ZodOpenApiOperationObject } {
   return {
     get: {
       operationId,
@@ -82,7 +86,7 @@ function read({ operationId, summary, description, tags, query, path, ok, exampl
           },
         },
         "304": { description: "Not modified: If-None-Match named the current ETag (no body)", headers: okHeaders },
-        ...errorResponses([...errors, 405, 429, 500, 503].sort() as ErrorStatus[]),
+        ...errorResponses([...errors, 405, 429, 500, 503].sort() as ErrorStatus[], errorForm),
       },
     },
   };
@@ -141,7 +145,16 @@ export function openApiDocument() {
         "Every answer carries a strong ETag (If-None-Match gets 304), a cache policy and the request budget's RateLimit headers.",
     },
     servers: [{ url: "/", description: "The origin serving this document: production, or a local run", "x-internal": false }],
-    tags: [{ name: "offers" }, { name: "fills" }, { name: "stats" }, { name: "tokens" }, { name: "markets" }, { name: "meta" }],
+    tags: [
+      { name: "offers" },
+      { name: "fills" },
+      { name: "stats" },
+      { name: "tokens" },
+      { name: "markets" },
+      { name: "meta" },
+      { name: "coingecko", description: "The CoinGecko exchange API standard for order-book venues" },
+      { name: "dextools", description: "The DEXTools HTTP adapter (dextools-io/integration-sdk)" },
+    ],
     paths: {
       "/v1": read({
         operationId: "listEndpoints",
@@ -324,6 +337,7 @@ export function openApiDocument() {
           },
         },
       },
+      ...adapterPaths(read),
     },
   }, { override: integersAreInt64 });
 }

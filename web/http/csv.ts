@@ -60,7 +60,8 @@ export async function csvReply(request: Pick<ApiRequest, "method">, filename: st
     "content-type": "text/csv; charset=utf-8",
     "content-disposition": `attachment; filename="${filename}"`,
     "cache-control": "no-store",
-    vary: "accept",
+    // Accept-Encoding as Next's compression adds it, so that both servers send the same Vary.
+    vary: "accept, Accept-Encoding",
     ...CORS_ORIGIN,
   };
   // HEAD: the headers alone, without opening a cursor that no one would read.

@@ -208,4 +208,15 @@ describe("the launcher and `next start` answer /v1 alike", () => {
     expect((await same("/v1/fills?format=csv&limit=5")).status).toBe(400);
     expect((await same("/v1/makers?window=1y")).status).toBe(400);
   });
+
+  it("writes the DEXTools adapter's error body alike, the early 405 included", async () => {
+    // Without a token provider the CoinGecko lists are a 502 (decimals unknown): the same 502 on both.
+    for (const target of ["/v1/coingecko/pairs", "/v1/coingecko/tickers", "/v1/dextools/latest-block"]) await same(target);
+    const missing = await same("/v1/dextools/pair");
+    expect(missing.status).toBe(400);
+    expect(JSON.parse(missing.body)).toHaveProperty("message");
+    const refused = await same("/v1/dextools/pair", "POST");
+    expect(refused.status).toBe(405);
+    expect(JSON.parse(refused.body)).toHaveProperty("message");
+  });
 });

@@ -87,7 +87,7 @@ export const errorBody = z
     // A not_found message quotes the path, which Node bounds at 16 KB with the request line.
     error: z.string().max(2 * MAX_QUERY_VALUE).meta({ description: "What went wrong and how to fix it, for a person" }),
     code: z.enum(Object.keys(ERROR_STATUS) as [keyof typeof ERROR_STATUS, ...(keyof typeof ERROR_STATUS)[]]),
-    param: z.string().regex(/^[A-Za-z][A-Za-z0-9-]*$/).max(64).optional().meta({ description: "The parameter at fault, for 400s" }),
+    param: z.string().regex(/^[A-Za-z][A-Za-z0-9_-]*$/).max(64).optional().meta({ description: "The parameter at fault, for 400s" }),
   })
   .meta({ id: "Error", example: { error: "limit must be an integer from 1 to 200", code: "invalid_parameter", param: "limit" } });
 

@@ -31,6 +31,8 @@ import { cpuSeconds, ensureBuild, load, log, ROOT, spawnServer, startNext, type 
 // BENCH_WARMUP_SECONDS: load before each measurement, unmeasured (default 2).
 // BENCH_PREPARE_ONLY: make (or check) the data and stop, so that a timed run
 // under the bench lock spends its turn measuring.
+// A CSV export of a year is measured by `npm run bench:csv` (rows/s and the
+// web process's memory), not here: one request streams for seconds.
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 32;
@@ -113,7 +115,7 @@ function node24(): string | undefined {
 }
 
 /** Endpoints answering one row or a constant; every other is a list (held to 0.7x the bare server's req/s). */
-const SINGLE = new Set(["GET /v1 (no-op route)", "/v1/stats", "/v1/offers/:pda", "/v1/makers/:maker/stats"]);
+const SINGLE = new Set(["GET /v1 (no-op route)", "/v1/stats", "/v1/offers/:pda", "/v1/makers/:maker/stats", "/v1/makers/:maker/stats?window=7d"]);
 const TARGET = { rpsSingle: 0.5, rpsList: 0.7, cpuOverBare: 150, p50OverBare: 0.3 };
 
 /** A process's resident set, in MB (Linux), else NaN. */
@@ -164,6 +166,12 @@ async function main() {
     ["/v1/fills?tokenMint&from&to", each(s.tokens, (t) => `/v1/fills?tokenMint=${t}&fromTime=${s.hi - 20 * 7 * day}&toTime=${s.hi - 19 * 7 * day}`)],
     ["/v1/makers/:maker/stats", each(s.makers, (m) => `/v1/makers/${m}/stats`)],
     ["/v1/makers/:maker/offers", each(s.makers, (m) => `/v1/makers/${m}/offers`)],
+    // The leaderboard of each window (maker_activity's hour, day and all-time buckets), and a maker's windowed stats.
+    ["/v1/makers (24h)", ["/v1/makers?window=24h"]],
+    ["/v1/makers (7d, by offers)", ["/v1/makers?window=7d&sort=offers"]],
+    ["/v1/makers (30d, by volume)", each(PAYMENT_MINTS, (p) => `/v1/makers?window=30d&sort=volume&paymentMint=${p}`)],
+    ["/v1/makers (all)", ["/v1/makers?window=all"]],
+    ["/v1/makers/:maker/stats?window=7d", each(s.makers, (m) => `/v1/makers/${m}/stats?window=7d`)],
     ["/v1/candles (1d, a year)", each(s.tokens, (t) => `/v1/candles?tokenMint=${t}&paymentMint=${book}&resolution=1d&limit=365`)],
     ["/v1/candles (1m, a day)", each(s.tokens, (t) => `/v1/candles?tokenMint=${t}&paymentMint=${book}&resolution=1m&limit=1440`)],
     // The chart options: every minute of a day (empty ones filled), and a year of days in whole units (decimals from the token stand-in).
@@ -174,6 +182,14 @@ async function main() {
     ["/v1/book (depth 500)", each(s.tokens, (t) => `/v1/book?tokenMint=${t}&paymentMint=${book}&depth=500`)],
     ["/v1/wallets/:address/trades", each(s.makers, (m) => `/v1/wallets/${m}/trades`)],
     ["/v1/wallets/:address/trades?role=taker", each(s.takers, (t) => `/v1/wallets/${t}/trades?role=taker`)],
+    // The aggregator adapters (whole tokens: decimals from the token stand-in). The bench data has no scanned
+    // transactions, so the DEXTools blocks are not announced there: latest-block measures the horizon's probes.
+    ["/v1/coingecko/tickers", ["/v1/coingecko/tickers"]],
+    ["/v1/coingecko/orderbook", each(s.tokens, (t) => `/v1/coingecko/orderbook?ticker_id=${t}_${book}&depth=100`)],
+    ["/v1/coingecko/historical_trades", each(s.tokens, (t) => `/v1/coingecko/historical_trades?ticker_id=${t}_${book}`)],
+    ["/v1/coingecko/historical_trades (week)", each(s.tokens, (t) => `/v1/coingecko/historical_trades?ticker_id=${t}_${book}&start_time=${s.hi - 7 * day}&end_time=${s.hi}`)],
+    ["/v1/dextools/pair", each(s.tokens, (t) => `/v1/dextools/pair?id=${t}:${book}`)],
+    ["/v1/dextools/latest-block", ["/v1/dextools/latest-block"]],
   ];
   const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
   const scenarios = all.filter(([name]) => name === NOOP || !only || only.test(name));

@@ -130,9 +130,29 @@ export interface paths {
         };
         /**
          * A maker's offer counts and volumes
-         * @description Zeros for a wallet that has made no offer.
+         * @description Zeros for a wallet that has made no offer. Extensions: fillRate and medianSecondsToFirstFill over all time, and `activity` in the window asked.
          */
         get: operations["getMakerStats"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/makers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Extension: the makers leaderboard of a window
+         * @description Makers with fills or offers created in the window, ranked by the sort key descending, then by maker. sort=volume needs paymentMint (400 otherwise: volumes in different payment mints do not add up); paymentMint limits every figure to that mint. Page by `cursor` or offset, not both. Kept by triggers in hourly and daily buckets: never a scan of the fills.
+         */
+        get: operations["listMakers"];
         put?: never;
         post?: never;
         delete?: never;
@@ -313,6 +333,186 @@ export interface paths {
          * @description Each event's id can be passed back as `after` (or the Last-Event-ID header, which wins when both are sent) to resume. 429 also when this client has too many streams open.
          */
         get: operations["streamEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/coingecko/pairs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * CoinGecko standard: the pairs
+         * @description The pairs of /v1/coingecko/tickers. Prices are payment per whole token and amounts whole tokens (shifted by the mints' decimals), exact decimal strings; a ticker_id is TOKEN_PAYMENT (the mints, base58).
+         */
+        get: operations["listCoinGeckoPairs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/coingecko/tickers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * CoinGecko standard: 24-hour tickers
+         * @description Every pair with an open offer or a fill in the last 24 hours whose two mints' decimals are known, busiest first: last, best bid and ask, the day's high, low and volumes. Prices are payment per whole token and amounts whole tokens (shifted by the mints' decimals), exact decimal strings; a ticker_id is TOKEN_PAYMENT (the mints, base58).
+         */
+        get: operations["listCoinGeckoTickers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/coingecko/orderbook": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * CoinGecko standard: one pair's order book
+         * @description /v1/book's levels as [price, quantity] pairs, bids highest first, asks lowest first. Prices are payment per whole token and amounts whole tokens (shifted by the mints' decimals), exact decimal strings; a ticker_id is TOKEN_PAYMENT (the mints, base58). 400 when a mint's decimals are unknown.
+         */
+        get: operations["getCoinGeckoOrderbook"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/coingecko/historical_trades": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * CoinGecko standard: one pair's trades
+         * @description The newest fills in [start_time, end_time], newest first, split by the taker's side. Prices are payment per whole token and amounts whole tokens (shifted by the mints' decimals), exact decimal strings; a ticker_id is TOKEN_PAYMENT (the mints, base58). start_time must not be after end_time.
+         */
+        get: operations["listCoinGeckoTrades"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dextools/latest-block": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * DEXTools adapter: the newest block whose events are all served
+         * @description A block is a slot with an indexed program transaction. Announced only once complete and final: below the scanner's checkpoint slot and below every slot not yet finalized. 404 before any is.
+         */
+        get: operations["getDexToolsLatestBlock"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dextools/block": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * DEXTools adapter: a block by number or timestamp
+         * @description By number (the slot; wins when both are given), or the newest announced block at or before timestamp; 400 with neither, 404 when none.
+         */
+        get: operations["getDexToolsBlock"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dextools/asset": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * DEXTools adapter: a token
+         * @description Name and symbol from the token provider; 404 for a mint no offer trades.
+         */
+        get: operations["getDexToolsAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dextools/pair": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * DEXTools adapter: a pair (a market)
+         * @description The market TOKEN:PAYMENT, created with its first indexed offer; the factory is the offer-book program. 404 when no offer was made on it.
+         */
+        get: operations["getDexToolsPair"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/dextools/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * DEXTools adapter: swaps in a range of blocks
+         * @description Every fill in [fromBlock, toBlock] up to the announced block, as a swap seen from the taker, in block order. fromBlock must not be after toBlock; a range spans at most 100,000 slots.
+         */
+        get: operations["listDexToolsEvents"];
         put?: never;
         post?: never;
         delete?: never;
@@ -600,6 +800,82 @@ export interface components {
              *     }
              */
             totalBought: {
+                [key: string]: string;
+            };
+            fillRate: string | null;
+            medianSecondsToFirstFill: string | null;
+            /** @description Extension: fills, offers created, volumes and the fees the takers paid, per payment mint, in the window asked (`window`, default all) */
+            activity: {
+                /**
+                 * @description The window the figures cover (see docs/api.md#makers)
+                 * @enum {string}
+                 */
+                window: "24h" | "7d" | "30d" | "all";
+                /** Format: int64 */
+                fills: number;
+                /** Format: int64 */
+                offers: number;
+                /**
+                 * @description Raw amounts keyed by mint
+                 * @example {
+                 *       "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v": "1250000000"
+                 *     }
+                 */
+                volumeByPaymentMint: {
+                    [key: string]: string;
+                };
+                /**
+                 * @description Raw amounts keyed by mint
+                 * @example {
+                 *       "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v": "1250000000"
+                 *     }
+                 */
+                takerFeesByPaymentMint: {
+                    [key: string]: string;
+                };
+            };
+        };
+        MakerLeaderboard: {
+            makers: components["schemas"]["MakerRank"][];
+            /** Format: int64 */
+            limit: number;
+            /** Format: int64 */
+            offset: number;
+            /** @description Extension: pass back as `cursor` for the next page; null on the last page */
+            nextCursor: string | null;
+        };
+        MakerRank: {
+            /**
+             * @description A base58 address of 32 bytes
+             * @example 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM
+             */
+            maker: string;
+            /**
+             * Format: int64
+             * @description Fills of the maker's offers in the window
+             */
+            fills: number;
+            /**
+             * Format: int64
+             * @description Offers the maker created in the window
+             */
+            offers: number;
+            /**
+             * @description Payment moved by those fills, raw units per payment mint
+             * @example {
+             *       "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v": "1250000000"
+             *     }
+             */
+            volumeByPaymentMint: {
+                [key: string]: string;
+            };
+            /**
+             * @description The fees the takers of those fills paid, raw units per payment mint
+             * @example {
+             *       "EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v": "1250000000"
+             *     }
+             */
+            takerFeesByPaymentMint: {
                 [key: string]: string;
             };
         };
@@ -906,6 +1182,265 @@ export interface components {
             paymentMint: string;
             /** @enum {string} */
             side: "sell" | "buy";
+        };
+        CoinGeckoPairs: components["schemas"]["CoinGeckoPair"][];
+        CoinGeckoPair: {
+            /**
+             * @description TOKEN_PAYMENT: the token's mint and the payment mint joined by _
+             * @example So11111111111111111111111111111111111111112_EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v
+             */
+            ticker_id: string;
+            /**
+             * @description The token's mint
+             * @example So11111111111111111111111111111111111111112
+             */
+            base: string;
+            /**
+             * @description The payment mint
+             * @example EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v
+             */
+            target: string;
+            /**
+             * @description The ticker_id again: a market of this program has no account of its own
+             * @example So11111111111111111111111111111111111111112_EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v
+             */
+            pool_id: string;
+        };
+        CoinGeckoTickers: components["schemas"]["CoinGeckoTicker"][];
+        CoinGeckoTicker: {
+            /**
+             * @description TOKEN_PAYMENT: the token's mint and the payment mint joined by _
+             * @example So11111111111111111111111111111111111111112_EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v
+             */
+            ticker_id: string;
+            /**
+             * @description A base58 address of 32 bytes
+             * @example So11111111111111111111111111111111111111112
+             */
+            base_currency: string;
+            /**
+             * @description A base58 address of 32 bytes
+             * @example EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v
+             */
+            target_currency: string;
+            /**
+             * @description TOKEN_PAYMENT: the token's mint and the payment mint joined by _
+             * @example So11111111111111111111111111111111111111112_EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v
+             */
+            pool_id: string;
+            last_price: string | null;
+            /**
+             * @description The last 24 hours' filled tokens: an exact decimal in whole tokens
+             * @example 1250.5
+             */
+            base_volume: string;
+            /**
+             * @description The last 24 hours' payment: an exact decimal in whole tokens
+             * @example 231967.75
+             */
+            target_volume: string;
+            bid: string | null;
+            ask: string | null;
+            high: string | null;
+            low: string | null;
+            /**
+             * @description Only where the payment mint is USDC or USDT: the open offers' value in it: an exact decimal in whole tokens
+             * @example 50000
+             */
+            liquidity_in_usd?: string;
+        };
+        CoinGeckoOrderbook: {
+            /**
+             * @description TOKEN_PAYMENT: the token's mint and the payment mint joined by _
+             * @example So11111111111111111111111111111111111111112_EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v
+             */
+            ticker_id: string;
+            /**
+             * Format: int64
+             * @description When the book was read, milliseconds since the epoch
+             * @example 1780617600000
+             */
+            timestamp: number;
+            /** @description Highest first */
+            bids: string[][];
+            /** @description Lowest first */
+            asks: string[][];
+        };
+        CoinGeckoTrades: {
+            buy: components["schemas"]["CoinGeckoTrade"][];
+            sell: components["schemas"]["CoinGeckoTrade"][];
+        };
+        CoinGeckoTrade: {
+            /**
+             * @description The fill's transaction signature and its position in it, joined by ':'
+             * @example 5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW:0
+             */
+            trade_id: string;
+            /**
+             * @description The offer's price, payment per whole token: an exact decimal in whole tokens
+             * @example 185.5
+             */
+            price: string;
+            /**
+             * @description Tokens filled: an exact decimal in whole tokens
+             * @example 2
+             */
+            base_volume: string;
+            /**
+             * @description Payment for them (before the fee): an exact decimal in whole tokens
+             * @example 371
+             */
+            target_volume: string;
+            /**
+             * Format: int64
+             * @description The block's time, milliseconds since the epoch
+             * @example 1780617600000
+             */
+            trade_timestamp: number;
+            /**
+             * @description The taker's side: buy took an ask, sell took a bid
+             * @enum {string}
+             */
+            type: "buy" | "sell";
+        };
+        DexToolsBlockAnswer: {
+            block: components["schemas"]["DexToolsBlock"];
+        };
+        DexToolsBlock: {
+            /**
+             * Format: int64
+             * @description The slot
+             * @example 312345678
+             */
+            blockNumber: number;
+            /**
+             * Format: int64
+             * @description The block's time, unix seconds
+             * @example 1780617600
+             */
+            blockTimestamp: number;
+        };
+        DexToolsError: {
+            /** @description What went wrong and how to fix it, for a person */
+            error: string;
+            /** @enum {string} */
+            code: "invalid_parameter" | "missing_parameter" | "not_found" | "method_not_allowed" | "rate_limited" | "internal_error" | "upstream_error" | "unavailable";
+            /** @description The parameter at fault, for 400s */
+            param?: string;
+            /** @description The error again, as the DEXTools adapter names it */
+            message: string;
+            issues?: {
+                param: string;
+                code: string;
+                message: string;
+            }[];
+        };
+        DexToolsAssetAnswer: {
+            asset: {
+                /**
+                 * @description A base58 address of 32 bytes
+                 * @example So11111111111111111111111111111111111111112
+                 */
+                id: string;
+                name?: string;
+                symbol?: string;
+            };
+        };
+        DexToolsPairAnswer: {
+            pair: {
+                /**
+                 * @description TOKEN:PAYMENT
+                 * @example So11111111111111111111111111111111111111112:EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v
+                 */
+                id: string;
+                /**
+                 * @description The token's mint
+                 * @example So11111111111111111111111111111111111111112
+                 */
+                asset0Id: string;
+                /**
+                 * @description The payment mint
+                 * @example EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v
+                 */
+                asset1Id: string;
+                /**
+                 * Format: int64
+                 * @description The slot of the pair's first offer
+                 * @example 312345000
+                 */
+                createdAtBlockNumber: number;
+                /**
+                 * Format: int64
+                 * @description Its creation time, unix seconds
+                 * @example 1780600000
+                 */
+                createdAtBlockTimestamp: number;
+                /**
+                 * @description The signature that created it
+                 * @example 5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW
+                 */
+                createdAtTxnId: string;
+                /** @description The offer-book program */
+                factoryAddress: string;
+                /**
+                 * Format: int64
+                 * @description The program's fee, in basis points of the payment
+                 * @example 20
+                 */
+                feeBps: number;
+            };
+        };
+        DexToolsEvents: {
+            events: components["schemas"]["DexToolsSwap"][];
+        };
+        DexToolsSwap: {
+            block: components["schemas"]["DexToolsBlock"];
+            /** @example 5VERv8NMvzbJMEkV8xnrLkEaWRtSz9CosKDYjCJjBRnbJLgp8uirBgmQpjKhoR4tjF3ZpRzrFmBV6UjKdiSZkQUW */
+            txnId: string;
+            /**
+             * Format: int64
+             * @description The transaction's rank among the block's indexed transactions, by signature
+             * @example 0
+             */
+            txnIndex: number;
+            /**
+             * Format: int64
+             * @description The fill's rank among the block's fills, by signature and position
+             * @example 0
+             */
+            eventIndex: number;
+            /**
+             * @description The taker: the wallet that signed the take
+             * @example 9WzDXwBbmkg8ZTbNMqUxvQRAyrZzDsGYdLVL9zYtAWWM
+             */
+            maker: string;
+            /**
+             * @description TOKEN:PAYMENT
+             * @example So11111111111111111111111111111111111111112:EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v
+             */
+            pairId: string;
+            /** @constant */
+            eventType: "swap";
+            /**
+             * @description Tokens the taker sold (a take of a bid), whole tokens (always with a fractional part)
+             * @example 1.5
+             */
+            asset0In?: string;
+            /**
+             * @description Payment the taker received, less the fee (a take of a bid), whole tokens (always with a fractional part)
+             * @example 1.5
+             */
+            asset1Out?: string;
+            /**
+             * @description Tokens the taker bought (a take of an ask), whole tokens (always with a fractional part)
+             * @example 1.5
+             */
+            asset0Out?: string;
+            /**
+             * @description Payment the taker paid (a take of an ask), whole tokens (always with a fractional part)
+             * @example 1.5
+             */
+            asset1In?: string;
         };
     };
     responses: never;
@@ -1260,6 +1795,8 @@ export interface operations {
                 /** @description Rows to skip, 0 to 100000; not with cursor */
                 offset?: number;
                 cursor?: string;
+                /** @description csv: every row the filters select, from `cursor` on, streamed as CSV (see docs/api.md#csv-exports); json (default) a page */
+                format?: "json" | "csv";
             };
             header?: never;
             path?: never;
@@ -1267,7 +1804,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description OK: a page as JSON, or with format=csv (or Accept: text/csv) every row as a CSV attachment, streamed */
             200: {
                 headers: {
                     /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
@@ -1290,6 +1827,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OfferList"];
+                    "text/csv": string;
                 };
             };
             /** @description Not modified: If-None-Match named the current ETag (no body) */
@@ -1902,6 +2440,8 @@ export interface operations {
                 /** @description Rows to skip, 0 to 100000; not with cursor */
                 offset?: number;
                 cursor?: string;
+                /** @description csv: every row the filters select, from `cursor` on, streamed as CSV (see docs/api.md#csv-exports); json (default) a page */
+                format?: "json" | "csv";
             };
             header?: never;
             path?: never;
@@ -1909,7 +2449,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description OK: a page as JSON, or with format=csv (or Accept: text/csv) every row as a CSV attachment, streamed */
             200: {
                 headers: {
                     /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
@@ -1932,6 +2472,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["FillList"];
+                    "text/csv": string;
                 };
             };
             /** @description Not modified: If-None-Match named the current ETag (no body) */
@@ -2092,7 +2633,10 @@ export interface operations {
     };
     getMakerStats: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description 24h: the current UTC hour and the 23 before; 7d, 30d: the current UTC day and the 6 or 29 before; all: since the first fill. Default all */
+                window?: "24h" | "7d" | "30d" | "all";
+            };
             header?: never;
             path: {
                 /** @description The maker's wallet */
@@ -2125,6 +2669,207 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["MakerStats"];
+                };
+            };
+            /** @description Not modified: If-None-Match named the current ETag (no body) */
+            304: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter is missing (missing_parameter) or invalid (invalid_parameter); `param` names it. Also a request target that is not a path (`GET *`) or a request Node's parser cannot read */
+            400: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "tokenMint must be a base58 address of 32 bytes",
+                     *       "code": "invalid_parameter",
+                     *       "param": "tokenMint"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Only GET, HEAD and OPTIONS (method_not_allowed); the allow header lists them */
+            405: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description The methods every /v1 route answers */
+                    Allow: "GET, HEAD, OPTIONS";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "POST is not allowed: this API is read-only (GET)",
+                     *       "code": "method_not_allowed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the request budget (rate_limited); retry after retry-after seconds */
+            429: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "too many requests: slow down and retry after the delay given",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal error",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (unavailable); retry after retry-after seconds */
+            503: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database is unreachable; try again shortly",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listMakers: {
+        parameters: {
+            query?: {
+                /** @description 24h: the current UTC hour and the 23 before; 7d, 30d: the current UTC day and the 6 or 29 before; all: since the first fill. Default 24h */
+                window?: "24h" | "7d" | "30d" | "all";
+                /** @description volume (needs paymentMint), fills, or offers created; descending, then by maker. Default fills */
+                sort?: "volume" | "fills" | "offers";
+                paymentMint?: string;
+                /** @description Rows per page, 1 or more (above 200 is clamped to 200); default 50 */
+                limit?: number;
+                /** @description Rows to skip, 0 to 100000; not with cursor */
+                offset?: number;
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MakerLeaderboard"];
                 };
             };
             /** @description Not modified: If-None-Match named the current ETag (no body) */
@@ -3679,6 +4424,8 @@ export interface operations {
                 /** @description Rows to skip, 0 to 100000; not with cursor */
                 offset?: number;
                 cursor?: string;
+                /** @description csv: every row the filters select, from `cursor` on, streamed as CSV (see docs/api.md#csv-exports); json (default) a page */
+                format?: "json" | "csv";
             };
             header?: never;
             path: {
@@ -3689,7 +4436,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description OK: a page as JSON, or with format=csv (or Accept: text/csv) every row as a CSV attachment, streamed */
             200: {
                 headers: {
                     /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
@@ -3712,6 +4459,7 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WalletTradeList"];
+                    "text/csv": string;
                 };
             };
             /** @description Not modified: If-None-Match named the current ETag (no body) */
@@ -4040,6 +4788,1977 @@ export interface operations {
                      *     }
                      */
                     "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listCoinGeckoPairs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CoinGeckoPairs"];
+                };
+            };
+            /** @description Not modified: If-None-Match named the current ETag (no body) */
+            304: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Only GET, HEAD and OPTIONS (method_not_allowed); the allow header lists them */
+            405: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description The methods every /v1 route answers */
+                    Allow: "GET, HEAD, OPTIONS";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "POST is not allowed: this API is read-only (GET)",
+                     *       "code": "method_not_allowed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the request budget (rate_limited); retry after retry-after seconds */
+            429: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "too many requests: slow down and retry after the delay given",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal error",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token data provider failed and nothing cached or on chain answers (upstream_error) */
+            502: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the token data provider failed; retry shortly",
+                     *       "code": "upstream_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (unavailable); retry after retry-after seconds */
+            503: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database is unreachable; try again shortly",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listCoinGeckoTickers: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CoinGeckoTickers"];
+                };
+            };
+            /** @description Not modified: If-None-Match named the current ETag (no body) */
+            304: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Only GET, HEAD and OPTIONS (method_not_allowed); the allow header lists them */
+            405: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description The methods every /v1 route answers */
+                    Allow: "GET, HEAD, OPTIONS";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "POST is not allowed: this API is read-only (GET)",
+                     *       "code": "method_not_allowed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the request budget (rate_limited); retry after retry-after seconds */
+            429: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "too many requests: slow down and retry after the delay given",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal error",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token data provider failed and nothing cached or on chain answers (upstream_error) */
+            502: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the token data provider failed; retry shortly",
+                     *       "code": "upstream_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (unavailable); retry after retry-after seconds */
+            503: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database is unreachable; try again shortly",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getCoinGeckoOrderbook: {
+        parameters: {
+            query: {
+                /** @description The pair: the token's mint and the payment mint, base58, joined by "_" */
+                ticker_id: string;
+                depth?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CoinGeckoOrderbook"];
+                };
+            };
+            /** @description Not modified: If-None-Match named the current ETag (no body) */
+            304: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter is missing (missing_parameter) or invalid (invalid_parameter); `param` names it. Also a request target that is not a path (`GET *`) or a request Node's parser cannot read */
+            400: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "tokenMint must be a base58 address of 32 bytes",
+                     *       "code": "invalid_parameter",
+                     *       "param": "tokenMint"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Only GET, HEAD and OPTIONS (method_not_allowed); the allow header lists them */
+            405: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description The methods every /v1 route answers */
+                    Allow: "GET, HEAD, OPTIONS";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "POST is not allowed: this API is read-only (GET)",
+                     *       "code": "method_not_allowed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the request budget (rate_limited); retry after retry-after seconds */
+            429: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "too many requests: slow down and retry after the delay given",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal error",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token data provider failed and nothing cached or on chain answers (upstream_error) */
+            502: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the token data provider failed; retry shortly",
+                     *       "code": "upstream_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (unavailable); retry after retry-after seconds */
+            503: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database is unreachable; try again shortly",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    listCoinGeckoTrades: {
+        parameters: {
+            query: {
+                /** @description The pair: the token's mint and the payment mint, base58, joined by "_" */
+                ticker_id: string;
+                /** @description Only the taker's buys (takes of asks) or sells (takes of bids); both when absent */
+                type?: "buy" | "sell";
+                limit?: number;
+                start_time?: number;
+                end_time?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CoinGeckoTrades"];
+                };
+            };
+            /** @description Not modified: If-None-Match named the current ETag (no body) */
+            304: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter is missing (missing_parameter) or invalid (invalid_parameter); `param` names it. Also a request target that is not a path (`GET *`) or a request Node's parser cannot read */
+            400: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "tokenMint must be a base58 address of 32 bytes",
+                     *       "code": "invalid_parameter",
+                     *       "param": "tokenMint"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Only GET, HEAD and OPTIONS (method_not_allowed); the allow header lists them */
+            405: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description The methods every /v1 route answers */
+                    Allow: "GET, HEAD, OPTIONS";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "POST is not allowed: this API is read-only (GET)",
+                     *       "code": "method_not_allowed"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Over the request budget (rate_limited); retry after retry-after seconds */
+            429: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "too many requests: slow down and retry after the delay given",
+                     *       "code": "rate_limited"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal error",
+                     *       "code": "internal_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The token data provider failed and nothing cached or on chain answers (upstream_error) */
+            502: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the token data provider failed; retry shortly",
+                     *       "code": "upstream_error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description The database is unreachable (unavailable); retry after retry-after seconds */
+            503: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database is unreachable; try again shortly",
+                     *       "code": "unavailable"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDexToolsLatestBlock: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DexToolsBlockAnswer"];
+                };
+            };
+            /** @description Not modified: If-None-Match named the current ETag (no body) */
+            304: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not found (not_found) */
+            404: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "no endpoint at /v1/orders; see GET /v1 for the list",
+                     *       "code": "not_found",
+                     *       "message": "no endpoint at /v1/orders; see GET /v1 for the list"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DexToolsError"];
+                };
+            };
+            /** @description Only GET, HEAD and OPTIONS (method_not_allowed); the allow header lists them */
+            405: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description The methods every /v1 route answers */
+                    Allow: "GET, HEAD, OPTIONS";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "POST is not allowed: this API is read-only (GET)",
+                     *       "code": "method_not_allowed",
+                     *       "message": "POST is not allowed: this API is read-only (GET)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DexToolsError"];
+                };
+            };
+            /** @description Over the request budget (rate_limited); retry after retry-after seconds */
+            429: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "too many requests: slow down and retry after the delay given",
+                     *       "code": "rate_limited",
+                     *       "message": "too many requests: slow down and retry after the delay given"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DexToolsError"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal error",
+                     *       "code": "internal_error",
+                     *       "message": "internal error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DexToolsError"];
+                };
+            };
+            /** @description The database is unreachable (unavailable); retry after retry-after seconds */
+            503: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database is unreachable; try again shortly",
+                     *       "code": "unavailable",
+                     *       "message": "the database is unreachable; try again shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DexToolsError"];
+                };
+            };
+        };
+    };
+    getDexToolsBlock: {
+        parameters: {
+            query?: {
+                number?: number;
+                timestamp?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DexToolsBlockAnswer"];
+                };
+            };
+            /** @description Not modified: If-None-Match named the current ETag (no body) */
+            304: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter is missing (missing_parameter) or invalid (invalid_parameter); `param` names it. Also a request target that is not a path (`GET *`) or a request Node's parser cannot read */
+            400: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "tokenMint must be a base58 address of 32 bytes",
+                     *       "code": "invalid_parameter",
+                     *       "param": "tokenMint",
+                     *       "message": "tokenMint must be a base58 address of 32 bytes",
+                     *       "issues": [
+                     *         {
+                     *           "param": "tokenMint",
+                     *           "code": "invalid_parameter",
+                     *           "message": "tokenMint must be a base58 address of 32 bytes"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DexToolsError"];
+                };
+            };
+            /** @description Not found (not_found) */
+            404: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "no endpoint at /v1/orders; see GET /v1 for the list",
+                     *       "code": "not_found",
+                     *       "message": "no endpoint at /v1/orders; see GET /v1 for the list"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DexToolsError"];
+                };
+            };
+            /** @description Only GET, HEAD and OPTIONS (method_not_allowed); the allow header lists them */
+            405: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description The methods every /v1 route answers */
+                    Allow: "GET, HEAD, OPTIONS";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "POST is not allowed: this API is read-only (GET)",
+                     *       "code": "method_not_allowed",
+                     *       "message": "POST is not allowed: this API is read-only (GET)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DexToolsError"];
+                };
+            };
+            /** @description Over the request budget (rate_limited); retry after retry-after seconds */
+            429: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "too many requests: slow down and retry after the delay given",
+                     *       "code": "rate_limited",
+                     *       "message": "too many requests: slow down and retry after the delay given"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DexToolsError"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal error",
+                     *       "code": "internal_error",
+                     *       "message": "internal error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DexToolsError"];
+                };
+            };
+            /** @description The database is unreachable (unavailable); retry after retry-after seconds */
+            503: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database is unreachable; try again shortly",
+                     *       "code": "unavailable",
+                     *       "message": "the database is unreachable; try again shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DexToolsError"];
+                };
+            };
+        };
+    };
+    getDexToolsAsset: {
+        parameters: {
+            query: {
+                /** @description The token's mint */
+                id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DexToolsAssetAnswer"];
+                };
+            };
+            /** @description Not modified: If-None-Match named the current ETag (no body) */
+            304: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter is missing (missing_parameter) or invalid (invalid_parameter); `param` names it. Also a request target that is not a path (`GET *`) or a request Node's parser cannot read */
+            400: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "tokenMint must be a base58 address of 32 bytes",
+                     *       "code": "invalid_parameter",
+                     *       "param": "tokenMint",
+                     *       "message": "tokenMint must be a base58 address of 32 bytes",
+                     *       "issues": [
+                     *         {
+                     *           "param": "tokenMint",
+                     *           "code": "invalid_parameter",
+                     *           "message": "tokenMint must be a base58 address of 32 bytes"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DexToolsError"];
+                };
+            };
+            /** @description Not found (not_found) */
+            404: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "no endpoint at /v1/orders; see GET /v1 for the list",
+                     *       "code": "not_found",
+                     *       "message": "no endpoint at /v1/orders; see GET /v1 for the list"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DexToolsError"];
+                };
+            };
+            /** @description Only GET, HEAD and OPTIONS (method_not_allowed); the allow header lists them */
+            405: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description The methods every /v1 route answers */
+                    Allow: "GET, HEAD, OPTIONS";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "POST is not allowed: this API is read-only (GET)",
+                     *       "code": "method_not_allowed",
+                     *       "message": "POST is not allowed: this API is read-only (GET)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DexToolsError"];
+                };
+            };
+            /** @description Over the request budget (rate_limited); retry after retry-after seconds */
+            429: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "too many requests: slow down and retry after the delay given",
+                     *       "code": "rate_limited",
+                     *       "message": "too many requests: slow down and retry after the delay given"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DexToolsError"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal error",
+                     *       "code": "internal_error",
+                     *       "message": "internal error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DexToolsError"];
+                };
+            };
+            /** @description The token data provider failed and nothing cached or on chain answers (upstream_error) */
+            502: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the token data provider failed; retry shortly",
+                     *       "code": "upstream_error",
+                     *       "message": "the token data provider failed; retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DexToolsError"];
+                };
+            };
+            /** @description The database is unreachable (unavailable); retry after retry-after seconds */
+            503: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database is unreachable; try again shortly",
+                     *       "code": "unavailable",
+                     *       "message": "the database is unreachable; try again shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DexToolsError"];
+                };
+            };
+        };
+    };
+    getDexToolsPair: {
+        parameters: {
+            query: {
+                /** @description The pair: the token's mint and the payment mint, base58, joined by ":" */
+                id: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DexToolsPairAnswer"];
+                };
+            };
+            /** @description Not modified: If-None-Match named the current ETag (no body) */
+            304: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter is missing (missing_parameter) or invalid (invalid_parameter); `param` names it. Also a request target that is not a path (`GET *`) or a request Node's parser cannot read */
+            400: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "tokenMint must be a base58 address of 32 bytes",
+                     *       "code": "invalid_parameter",
+                     *       "param": "tokenMint",
+                     *       "message": "tokenMint must be a base58 address of 32 bytes",
+                     *       "issues": [
+                     *         {
+                     *           "param": "tokenMint",
+                     *           "code": "invalid_parameter",
+                     *           "message": "tokenMint must be a base58 address of 32 bytes"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DexToolsError"];
+                };
+            };
+            /** @description Not found (not_found) */
+            404: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "no endpoint at /v1/orders; see GET /v1 for the list",
+                     *       "code": "not_found",
+                     *       "message": "no endpoint at /v1/orders; see GET /v1 for the list"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DexToolsError"];
+                };
+            };
+            /** @description Only GET, HEAD and OPTIONS (method_not_allowed); the allow header lists them */
+            405: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description The methods every /v1 route answers */
+                    Allow: "GET, HEAD, OPTIONS";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "POST is not allowed: this API is read-only (GET)",
+                     *       "code": "method_not_allowed",
+                     *       "message": "POST is not allowed: this API is read-only (GET)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DexToolsError"];
+                };
+            };
+            /** @description Over the request budget (rate_limited); retry after retry-after seconds */
+            429: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "too many requests: slow down and retry after the delay given",
+                     *       "code": "rate_limited",
+                     *       "message": "too many requests: slow down and retry after the delay given"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DexToolsError"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal error",
+                     *       "code": "internal_error",
+                     *       "message": "internal error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DexToolsError"];
+                };
+            };
+            /** @description The database is unreachable (unavailable); retry after retry-after seconds */
+            503: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database is unreachable; try again shortly",
+                     *       "code": "unavailable",
+                     *       "message": "the database is unreachable; try again shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DexToolsError"];
+                };
+            };
+        };
+    };
+    listDexToolsEvents: {
+        parameters: {
+            query: {
+                /** @description First block (slot) of the range, included */
+                fromBlock: number;
+                /** @description Last block (slot) of the range, included; at most 100000 slots after fromBlock */
+                toBlock: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DexToolsEvents"];
+                };
+            };
+            /** @description Not modified: If-None-Match named the current ETag (no body) */
+            304: {
+                headers: {
+                    /** @description A strong validator of the body; send it back as If-None-Match. A compressed body has its own tag, the identity tag with the coding appended inside the quotes (`"…-gzip"`); If-None-Match matches either form */
+                    ETag: string;
+                    /** @description The answer's cache policy */
+                    "Cache-Control": string;
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description A parameter is missing (missing_parameter) or invalid (invalid_parameter); `param` names it. Also a request target that is not a path (`GET *`) or a request Node's parser cannot read */
+            400: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "tokenMint must be a base58 address of 32 bytes",
+                     *       "code": "invalid_parameter",
+                     *       "param": "tokenMint",
+                     *       "message": "tokenMint must be a base58 address of 32 bytes",
+                     *       "issues": [
+                     *         {
+                     *           "param": "tokenMint",
+                     *           "code": "invalid_parameter",
+                     *           "message": "tokenMint must be a base58 address of 32 bytes"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DexToolsError"];
+                };
+            };
+            /** @description Only GET, HEAD and OPTIONS (method_not_allowed); the allow header lists them */
+            405: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description The methods every /v1 route answers */
+                    Allow: "GET, HEAD, OPTIONS";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "POST is not allowed: this API is read-only (GET)",
+                     *       "code": "method_not_allowed",
+                     *       "message": "POST is not allowed: this API is read-only (GET)"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DexToolsError"];
+                };
+            };
+            /** @description Over the request budget (rate_limited); retry after retry-after seconds */
+            429: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    /** @description Requests allowed per window */
+                    "RateLimit-Limit": number;
+                    /** @description Requests left in this window */
+                    "RateLimit-Remaining": number;
+                    /** @description Seconds until the window refills; a 429's retry-after */
+                    "RateLimit-Reset": number;
+                    /** @description The budget: requests;w=window seconds */
+                    "RateLimit-Policy": string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "too many requests: slow down and retry after the delay given",
+                     *       "code": "rate_limited",
+                     *       "message": "too many requests: slow down and retry after the delay given"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DexToolsError"];
+                };
+            };
+            /** @description Internal error (internal_error) */
+            500: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "internal error",
+                     *       "code": "internal_error",
+                     *       "message": "internal error"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DexToolsError"];
+                };
+            };
+            /** @description The token data provider failed and nothing cached or on chain answers (upstream_error) */
+            502: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the token data provider failed; retry shortly",
+                     *       "code": "upstream_error",
+                     *       "message": "the token data provider failed; retry shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DexToolsError"];
+                };
+            };
+            /** @description The database is unreachable (unavailable); retry after retry-after seconds */
+            503: {
+                headers: {
+                    "Cache-Control": "no-store";
+                    "RateLimit-Limit"?: number;
+                    "RateLimit-Remaining"?: number;
+                    "RateLimit-Reset"?: number;
+                    "RateLimit-Policy"?: string;
+                    /** @description Any origin may read the answer */
+                    "Access-Control-Allow-Origin": "*";
+                    /** @description The headers a script on another origin may read */
+                    "Access-Control-Expose-Headers": "etag, retry-after, ratelimit-limit, ratelimit-remaining, ratelimit-reset, ratelimit-policy";
+                    /** @description Seconds to wait before retrying */
+                    "Retry-After": number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "error": "the database is unreachable; try again shortly",
+                     *       "code": "unavailable",
+                     *       "message": "the database is unreachable; try again shortly"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["DexToolsError"];
                 };
             };
         };

@@ -54,7 +54,8 @@ type CandleQuery = UiQuery<QueryOf<"/v1/candles">> & { tokenMint: string; paymen
 
 /** The client of the /v1 API at `baseUrl` (the page's own origin when empty). */
 export function createApi(baseUrl = "") {
-  const client = createClient<paths>({ baseUrl, headers: { accept: "application/json" } });
+  // JSON answers only: the CSV exports (text/csv) are downloads, not read by the pages.
+  const client = createClient<paths, "application/json">({ baseUrl, headers: { accept: "application/json" } });
   return {
     offers: (q: OfferQuery, signal?: AbortSignal) => answer(client.GET("/v1/offers", { params: { query: wire(q) }, signal })),
     offer: (pda: string, signal?: AbortSignal) => answer(client.GET("/v1/offers/{pda}", { params: { path: { pda } }, signal })),

@@ -84,6 +84,12 @@ function serveApi(req: IncomingMessage, res: ServerResponse, target: string, { s
     .catch(() => res.destroy()); // the client went away mid-answer
 }
 
+/** The error shape of the endpoint at a /v1 path (the DEXTools adapter's), for the refusals made before routing. */
+function errorShapeAt(url: string, { apiRoutes }: Api) {
+  if (!decodablePath(url)) return undefined;
+  return apiRoutes.match(new URL(url, "http://localhost").pathname)?.endpoint.errorShape;
+}
+
 async function main(): Promise<void> {
   let config;
   try {
@@ -114,7 +120,9 @@ async function main(): Promise<void> {
     if (target.kind === "bad") return answerEarly(req, res, errorAnswer(new ApiError("invalid_parameter", target.message)), writer);
     const url = target.kind === "redirect" ? target.location : (req.url = target.url);
     const isApi = isApiPath(url);
-    if (isApi && method !== "GET" && method !== "HEAD" && method !== "OPTIONS") return answerEarly(req, res, errorAnswer(methodNotAllowed(method)), writer);
+    if (isApi && method !== "GET" && method !== "HEAD" && method !== "OPTIONS") {
+      return answerEarly(req, res, errorAnswer(methodNotAllowed(method), undefined, errorShapeAt(url, api)), writer);
+    }
     if (target.kind === "redirect") return redirectToCanonical(res, target.location);
     if (!decodablePath(url)) {
       if (isApi) return answerEarly(req, res, errorAnswer(new ApiError("invalid_parameter", "the path is not valid percent-encoding")), writer);

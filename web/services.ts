@@ -168,7 +168,7 @@ function feedChanges(): number | null {
   return changes;
 }
 
-export const { serve } = createApi({
+export const { serve, spend: spendBudget } = createApi({
   limiter,
   trustProxy: () => env().TRUST_PROXY,
   log: (error, url) => (isDatabaseUnreachable(error) ? reportUnavailable(error, "database") : logger.error({ err: error, url }, "request failed")),

@@ -2,11 +2,13 @@ import { env } from "../../platform/env";
 import { readBook } from "../../lib/db/reads/book";
 import { listCandles } from "../../lib/db/reads/candles";
 import { listChartCandles } from "../../lib/db/reads/chart-candles";
-import { listFills, listOfferFills } from "../../lib/db/reads/fills";
+import { exportFills, listFills, listOfferFills } from "../../lib/db/reads/fills";
+import { listMakerLeaderboard } from "../../lib/db/reads/makers";
 import { listMarkets } from "../../lib/db/reads/markets";
-import { getOffer, listOffers, offerExists } from "../../lib/db/reads/offers";
+import { exportOffers, getOffer, listOffers, offerExists } from "../../lib/db/reads/offers";
 import { makerStats, protocolStats } from "../../lib/db/reads/stats";
-import { listWalletTrades } from "../../lib/db/reads/wallet-trades";
+import { exportWalletTrades, listWalletTrades } from "../../lib/db/reads/wallet-trades";
+import { checkCsvPage, csvReply, wantsCsv } from "../http/csv";
 import { endpoint, endpointMatcher, type Endpoint } from "../http/endpoint";
 import { notFound } from "../http/errors";
 import { openApiDocument } from "../http/openapi/document";
@@ -16,10 +18,13 @@ import {
   candleQuery,
   CANDLE_RESOLUTIONS,
   checkBookSort,
+  checkMakerSort,
   checkPage,
   checkTimeRange,
   fillListQuery,
+  makerLeaderboardQuery,
   makerOfferListQuery,
+  makerStatsQuery,
   offerFillListQuery,
   offerListQuery,
   parseMints,
@@ -29,6 +34,7 @@ import {
 import { CACHE, onOrigin, requestOrigin } from "../http/response";
 import { tokenApiError } from "../http/token-errors";
 import { database, tokenService } from "../services";
+import { ADAPTER_ROUTES } from "./adapter-routes";
 import { pairDecimals } from "./pair-decimals";
 import { feedStream } from "./stream";
 
@@ -50,6 +56,7 @@ const ENDPOINTS = [
   "GET /v1/offers/:pda",
   "GET /v1/offers/:pda/fills",
   "GET /v1/fills",
+  "GET /v1/makers (extension: the makers leaderboard of a window)",
   "GET /v1/makers/:maker/stats",
   "GET /v1/makers/:maker/offers",
   "GET /v1/stats",
@@ -60,6 +67,8 @@ const ENDPOINTS = [
   "GET /v1/candles?tokenMint=&paymentMint=&resolution= (extension: OHLC candles of one pair)",
   "GET /v1/book?tokenMint=&paymentMint= (extension: price levels of one pair)",
   "GET /v1/wallets/:address/trades (extension: a wallet's fills as maker or taker)",
+  "GET /v1/coingecko/pairs, /tickers, /orderbook?ticker_id=, /historical_trades?ticker_id= (extension: the CoinGecko exchange API standard)",
+  "GET /v1/dextools/latest-block, /block, /asset?id=, /pair?id=, /events?fromBlock=&toBlock= (extension: the DEXTools HTTP adapter)",
   "GET /v1/openapi.json (OpenAPI 3.1; rendered at /docs)",
 ];
 
@@ -85,9 +94,13 @@ export const API_ROUTES: readonly Endpoint[] = [
     path: "/v1/offers",
     query: offerListQuery,
     cache: CACHE.list,
-    answer: async ({ query }) => {
+    answer: async ({ query, request }) => {
       checkPage(query);
       checkBookSort(query);
+      if (wantsCsv(request, query.format)) {
+        checkCsvPage(request.url);
+        return csvReply(request, "offers.csv", exportOffers(database(), query));
+      }
       return { text: await listOffers(database(), query) };
     },
   }),
@@ -118,17 +131,32 @@ export const API_ROUTES: readonly Endpoint[] = [
     path: "/v1/fills",
     query: fillListQuery,
     cache: CACHE.list,
-    answer: async ({ query }) => {
+    answer: async ({ query, request }) => {
       checkPage(query);
       checkTimeRange(query);
+      if (wantsCsv(request, query.format)) {
+        checkCsvPage(request.url);
+        return csvReply(request, "fills.csv", exportFills(database(), query, query.cursor));
+      }
       return { text: await listFills(database(), query) };
+    },
+  }),
+  endpoint({
+    path: "/v1/makers",
+    query: makerLeaderboardQuery,
+    cache: CACHE.maker,
+    answer: async ({ query }) => {
+      checkPage(query);
+      checkMakerSort(query);
+      return { text: await listMakerLeaderboard(database(), query) };
     },
   }),
   endpoint({
     path: "/v1/makers/[maker]/stats",
     params: { maker: address("maker") },
+    query: makerStatsQuery,
     cache: CACHE.maker,
-    answer: async ({ params: { maker } }) => ({ text: await makerStats(database(), maker) }),
+    answer: async ({ params: { maker }, query }) => ({ text: await makerStats(database(), maker, query.window) }),
   }),
   endpoint({
     path: "/v1/makers/[maker]/offers",
@@ -145,8 +173,12 @@ export const API_ROUTES: readonly Endpoint[] = [
     params: { address: address("address") },
     query: walletTradeQuery,
     cache: CACHE.list,
-    answer: async ({ params, query }) => {
+    answer: async ({ params, query, request }) => {
       checkPage(query);
+      if (wantsCsv(request, query.format)) {
+        checkCsvPage(request.url);
+        return csvReply(request, `trades-${params.address}.csv`, exportWalletTrades(database(), { ...query, address: params.address }));
+      }
       return { text: await listWalletTrades(database(), { ...query, address: params.address }) };
     },
   }),
@@ -180,6 +212,7 @@ export const API_ROUTES: readonly Endpoint[] = [
     },
   }),
   endpoint({ path: "/v1/stream", query: streamQuery, cache: CACHE.none, answer: ({ query, request }) => feedStream(query, request) }),
+  ...ADAPTER_ROUTES,
   // Any other path under /v1: the JSON 404 (Next's catch-all route, the launcher's no-match).
   endpoint({
     path: "/v1/[...path]",

@@ -1,6 +1,6 @@
 import { InvalidCursorError } from "../../lib/db/reads/cursor";
 import { isDatabaseUnreachable } from "../../lib/resilience";
-import type { ApiRequest, Endpoint, RequestHeaders, StreamReply } from "./endpoint";
+import type { ApiRequest, Endpoint, ErrorShape, RequestHeaders, StreamReply } from "./endpoint";
 import { ApiError, invalidParameter } from "./errors";
 import { parsePathParam, parseQuery } from "./params";
 import { rateLimitHeaders, type RateDecision, type RateLimiter } from "./rate-limit";
@@ -72,10 +72,14 @@ export function clientKey(request: { headers: RequestHeaders }, trustProxy: bool
 export const methodNotAllowed = (method: string) =>
   new ApiError("method_not_allowed", `${method} is not allowed: this API is read-only (GET)`, undefined, { allow: ALLOW });
 
-/** The one error writer: the documented JSON shape, never stored, with CORS and whatever the error and the budget add. */
-export function errorAnswer(error: ApiError, budget?: Record<string, string>): Answer {
+/**
+ * The one error writer: the documented JSON shape (or the endpoint's
+ * `errorShape` of it), never stored, with CORS and whatever the error and the
+ * budget add.
+ */
+export function errorAnswer(error: ApiError, budget?: Record<string, string>, shape?: ErrorShape): Answer {
   const headers = { "content-type": JSON_TYPE, "cache-control": CACHE.none, ...CORS_ORIGIN, ...budget, ...error.headers };
-  return { status: error.status, headers, body: JSON.stringify(error.body) };
+  return { status: error.status, headers, body: JSON.stringify(shape ? shape(error.body) : error.body) };
 }
 
 /** The CORS preflight answer: free of the budget (a browser sends it on its own). */
@@ -106,8 +110,12 @@ const isStream = (reply: object): reply is StreamReply => "stream" in reply;
 export function createApi(deps: ApiDeps) {
   const memo = processRevalidationMemo();
 
-  /** Takes one request off the client's budget: the headers saying what is left, and the 429 when it is spent. */
-  async function spend(headers: RequestHeaders, url: string): Promise<{ budget?: Record<string, string>; refused?: Answer }> {
+  /**
+   * Takes one request off the client's budget: the headers saying what is
+   * left, and the 429 when it is spent. Exported for the one caller outside
+   * the route table that spends it too (/mcp, web/agents).
+   */
+  async function spend(headers: RequestHeaders, url: string, shape?: ErrorShape): Promise<{ budget?: Record<string, string>; refused?: Answer }> {
     let decision: RateDecision | undefined;
     try {
       decision = await deps.limiter().take(clientKey({ headers }, deps.trustProxy()));
@@ -121,7 +129,7 @@ export function createApi(deps: ApiDeps) {
     const refusal = new ApiError("rate_limited", "too many requests: slow down and retry after the delay given", undefined, {
       "retry-after": String(decision.reset),
     });
-    return { budget, refused: errorAnswer(refusal, budget) };
+    return { budget, refused: errorAnswer(refusal, budget, shape) };
   }
 
   function parseParams(endpoint: Endpoint, raw: Record<string, string>): Record<string, unknown> {
@@ -135,9 +143,10 @@ export function createApi(deps: ApiDeps) {
   async function read(endpoint: Endpoint, request: ApiRequest): Promise<Answer> {
     let budget: Record<string, string> | undefined;
     const target = request.url.pathname + request.url.search;
+    const shape = endpoint.errorShape;
     try {
       if (endpoint.budget !== "none") {
-        const spent = await spend(request.headers, target);
+        const spent = await spend(request.headers, target, shape);
         if (spent.refused) return spent.refused;
         budget = spent.budget;
       }
@@ -160,14 +169,14 @@ export function createApi(deps: ApiDeps) {
       if (ifNoneMatchHits(ifNoneMatch, etag)) return notModified(etag, endpoint.cache, budget);
       return { status: 200, headers: { "content-type": JSON_TYPE, "cache-control": endpoint.cache, ...CORS_ORIGIN, ...budget, etag }, body: bytes };
     } catch (error) {
-      if (error instanceof ApiError) return errorAnswer(error, budget);
-      if (error instanceof InvalidCursorError) return errorAnswer(invalidParameter("cursor", error.message), budget);
+      if (error instanceof ApiError) return errorAnswer(error, budget, shape);
+      if (error instanceof InvalidCursorError) return errorAnswer(invalidParameter("cursor", error.message), budget, shape);
       if (isDatabaseUnreachable(error)) {
         deps.log(error, target);
-        return errorAnswer(new ApiError("unavailable", "the database is unreachable; try again shortly", undefined, { "retry-after": "5" }), budget);
+        return errorAnswer(new ApiError("unavailable", "the database is unreachable; try again shortly", undefined, { "retry-after": "5" }), budget, shape);
       }
       deps.log(error, target);
-      return errorAnswer(new ApiError("internal_error", "internal error"), budget);
+      return errorAnswer(new ApiError("internal_error", "internal error"), budget, shape);
     }
   }
 
@@ -179,7 +188,7 @@ export function createApi(deps: ApiDeps) {
   async function serve(endpoint: Endpoint, request: ApiRequest): Promise<Answer> {
     const { method } = request;
     if (method === "OPTIONS") return preflightAnswer();
-    if (method !== "GET" && method !== "HEAD") return errorAnswer(methodNotAllowed(method));
+    if (method !== "GET" && method !== "HEAD") return errorAnswer(methodNotAllowed(method), undefined, endpoint.errorShape);
     if (!deps.observe) return read(endpoint, request);
     const started = performance.now();
     const answer = await read(endpoint, request);
@@ -187,5 +196,5 @@ export function createApi(deps: ApiDeps) {
     return answer;
   }
 
-  return { serve };
+  return { serve, spend };
 }

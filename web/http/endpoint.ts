@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import type { ErrorBody } from "./errors";
 import type { CachePolicy, JsonBody } from "./response";
 
 /**
@@ -33,6 +34,13 @@ export interface StreamReply {
 
 export type Reply = JsonBody | StreamReply;
 
+/**
+ * How an endpoint family writes the error body when a standard it follows asks
+ * for more than ours (the DEXTools adapter's `message`): web/http/api.ts's one
+ * error writer applies it, so both servers write the same.
+ */
+export type ErrorShape = (body: ErrorBody) => unknown;
+
 type ParamSchemas = Record<string, z.ZodType>;
 type ParsedParams<P extends ParamSchemas> = { [K in keyof P]: z.output<P[K]> };
 
@@ -59,6 +67,8 @@ export interface Endpoint<Q = unknown, P = Record<string, unknown>> {
    * other) or "none" (never refused with a 429).
    */
   budget?: "request" | "none";
+  /** The error body's shape, when not ours (every 4xx and 5xx of the endpoint, 405 and 429 included). */
+  errorShape?: ErrorShape;
   /** Parses what the schemas cannot say (cross-parameter rules), calls lib/, and returns the JSON (PostgreSQL's text when it built it). */
   answer(input: EndpointInput<Q, P>): Promise<Reply>;
 }
@@ -70,6 +80,7 @@ export function endpoint<QS extends z.ZodObject | undefined = undefined, PS exte
   params?: PS;
   cache: CachePolicy;
   budget?: "request" | "none";
+  errorShape?: ErrorShape;
   answer(input: EndpointInput<QS extends z.ZodObject ? z.output<QS> : undefined, ParsedParams<PS>>): Promise<Reply>;
 }): Endpoint {
   return definition as unknown as Endpoint;

@@ -98,7 +98,7 @@ export const side = z.enum(OFFER_SIDES, { message: "side must be sell or buy" })
 export const unixSeconds = (name: string) =>
   integer(name, 0, MAX_UNIX_SECONDS).meta({ description: "Unix seconds, inclusive", example: "1780617600", ...documentedInteger(0, MAX_UNIX_SECONDS) });
 
-const MAX_UNIX_SECONDS = 253_402_300_799;
+export const MAX_UNIX_SECONDS = 253_402_300_799;
 
 export const cursor = z
   .string()

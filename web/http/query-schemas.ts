@@ -1,8 +1,11 @@
 import { z } from "zod";
 import { ApiError } from "./errors";
+import { format } from "./csv";
 import { address, clampedCount, cursor, limit, offset, side, status, unixSeconds } from "./params";
 import { DEFAULT_BOOK_DEPTH, MAX_BOOK_DEPTH } from "../../lib/db/reads/book";
 import { TRADE_ROLES } from "../../lib/db/reads/wallet-trades";
+import { MAKER_SORTS } from "../../lib/db/reads/makers";
+import { MAKER_WINDOW_NAMES } from "../../lib/db/reads/maker-windows";
 import { CANDLE_RESOLUTIONS, type CandleResolution } from "../../lib/db/reads/candles";
 
 // The query parameters of each /v1 list, as docs/api.md#endpoints fixes them; each
@@ -18,6 +21,7 @@ export const offerListQuery = z.object({
   side: side.optional(),
   sort: z.enum(["created", "price"], { message: "sort must be created or price" }).default("created"),
   ...page,
+  format,
 });
 
 export const makerOfferListQuery = z.object({ status: status.default("open"), ...page });
@@ -31,6 +35,7 @@ export const fillListQuery = z.object({
   fromTime: unixSeconds("fromTime").optional(),
   toTime: unixSeconds("toTime").optional(),
   ...page,
+  format,
 });
 
 export { CANDLE_RESOLUTIONS, type CandleResolution } from "../../lib/db/reads/candles";
@@ -153,4 +158,35 @@ export const walletTradeQuery = z.object({
     .default("any")
     .meta({ description: "The wallet as the offer's maker, as the taker, or either (default)", example: "any" }),
   ...page,
+  format,
 });
+
+const makerWindow = (fallback: (typeof MAKER_WINDOW_NAMES)[number]) =>
+  z
+    .enum(MAKER_WINDOW_NAMES, { message: `window must be one of ${MAKER_WINDOW_NAMES.join(", ")}` })
+    .default(fallback)
+    .meta({
+      description: `24h: the current UTC hour and the 23 before; 7d, 30d: the current UTC day and the 6 or 29 before; all: since the first fill. Default ${fallback}`,
+      example: "7d",
+    });
+
+/** GET /v1/makers: the leaderboard. */
+export const makerLeaderboardQuery = z.object({
+  window: makerWindow("24h"),
+  sort: z
+    .enum(MAKER_SORTS, { message: `sort must be one of ${MAKER_SORTS.join(", ")}` })
+    .default("fills")
+    .meta({ description: "volume (needs paymentMint), fills, or offers created; descending, then by maker. Default fills", example: "fills" }),
+  paymentMint: address("paymentMint").optional(),
+  ...page,
+});
+
+/** sort=volume ranks by one mint's volume: raw amounts of different mints do not add up. */
+export function checkMakerSort(q: { sort: string; paymentMint?: string }): void {
+  if (q.sort === "volume" && q.paymentMint === undefined) {
+    throw new ApiError("invalid_parameter", "sort=volume needs paymentMint: volumes in different payment mints do not add up", "paymentMint");
+  }
+}
+
+/** GET /v1/makers/:maker/stats. */
+export const makerStatsQuery = z.object({ window: makerWindow("all") });

@@ -34,6 +34,10 @@ export type FieldKind =
   | "uint"
   /** An exact decimal price, no trailing zeros, as a string. */
   | "price"
+  /** A non-negative decimal (a ratio, a median), no trailing zeros, as a string; its field says how it is rounded. */
+  | "decimal"
+  /** A makers' window: 24h, 7d, 30d or all. */
+  | "makerWindow"
   /** The offer's side: sell or buy. */
   | "side"
   /** The API status of an offer (lib/offer-status.ts). */
@@ -71,6 +75,8 @@ const RENDER: Record<FieldKind, (expression: string) => string> = {
   unixTime: (e) => `extract(epoch from ${e})::bigint`,
   uint: asIs,
   price: (e) => `trim_scale(${e})::text`,
+  decimal: (e) => `trim_scale(${e})::text`,
+  makerWindow: asIs,
   side: asIs,
   offerStatus: asIs,
   tradeRole: asIs,

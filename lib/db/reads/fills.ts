@@ -2,7 +2,8 @@ import type postgres from "postgres";
 import type { Database } from "../client";
 import { fills } from "../schema/fills";
 import { decodeFillCursor, encodeFillCursor } from "./cursor";
-import { columnsOf, field, jsonObject, pickFields } from "./fields";
+import { csvLines } from "./csv";
+import { columnsOf, field, jsonObject, pickFields, projection } from "./fields";
 import { and, listBody, type PageParams } from "./page";
 
 const o = columnsOf(fills, "o");
@@ -56,7 +57,8 @@ type Fragment = postgres.PendingQuery<postgres.Row[]>;
 /** The origin of fill_slot_bounds' minutes (lib/db/sql/functions/fills_aggregate_statement.sql); date_bin ignores the session time zone. */
 const BIN_ORIGIN = "2000-01-01T00:00:00Z";
 
-function filterConditions(sql: postgres.Sql, f: FillFilters): Fragment[] {
+/** The conditions of a fill filter over `fills` (unaliased), time windows bounded in slots; shared with the aggregator adapters. */
+export function fillFilterConditions(sql: postgres.Sql, f: FillFilters): Fragment[] {
   const conditions: Fragment[] = [];
   if (f.offerPda) conditions.push(sql`offer_pda = ${f.offerPda}`);
   if (f.taker) conditions.push(sql`taker = ${f.taker}`);
@@ -85,13 +87,19 @@ function filterConditions(sql: postgres.Sql, f: FillFilters): Fragment[] {
 export const FILL_FEED_ORDER = "slot desc nulls last, signature desc nulls last, ix_index desc nulls last";
 const NEWEST_FIRST = FILL_FEED_ORDER;
 
-async function fillPage(db: Database, rowJson: string, filters: FillFilters, page: PageParams): Promise<string> {
-  const sql = db.$client;
-  const conditions = filterConditions(sql, filters);
-  if (page.cursor) {
-    const after = decodeFillCursor(page.cursor);
+/** The filters' conditions, and the cursor's: the rows after it in the feed's order. */
+function pageConditions(sql: postgres.Sql, filters: FillFilters, cursor: string | undefined): Fragment[] {
+  const conditions = fillFilterConditions(sql, filters);
+  if (cursor) {
+    const after = decodeFillCursor(cursor);
     conditions.push(sql`(slot, signature, ix_index) < (${after.slot.toString()}::bigint, ${after.signature}, ${after.ixIndex}::int)`);
   }
+  return conditions;
+}
+
+async function fillPage(db: Database, rowJson: string, filters: FillFilters, page: PageParams): Promise<string> {
+  const sql = db.$client;
+  const conditions = pageConditions(sql, filters, page.cursor);
   const [row] = await sql`
     select coalesce(json_agg(j order by ${sql.unsafe(NEWEST_FIRST)}), '[]')::text as items,
       count(*)::int as n,
@@ -117,4 +125,19 @@ export function listFills(db: Database, params: FillFilters & PageParams): Promi
 /** GET /v1/offers/:pda/fills: one offer's history, newest first. */
 export function listOfferFills(db: Database, offerPda: string, page: PageParams): Promise<string> {
   return fillPage(db, OFFER_FILL_JSON, { offerPda }, page);
+}
+
+const FILL_PROJECTION = projection(FILL_FIELDS);
+
+/**
+ * GET /v1/fills as CSV: every fill the filters select, after `cursor` when
+ * given, in the feed's order (the same walk down the same index as a page,
+ * without its limit), a Fill's fields as columns.
+ */
+export function exportFills(db: Database, filters: FillFilters, cursor?: string): AsyncGenerator<string> {
+  const sql = db.$client;
+  const query = sql`select ${sql.unsafe(FILL_PROJECTION)} from fills o
+    where ${and(sql, pageConditions(sql, filters, cursor))}
+    order by ${sql.unsafe(NEWEST_FIRST)}`;
+  return csvLines(query, Object.keys(FILL_FIELDS));
 }

@@ -44,6 +44,17 @@ export const MARKET_FIELDS = {
 const MARKET_PROJECTION = projection(MARKET_FIELDS);
 
 /**
+ * The least slot of the last day's fills (null: none), read first (see
+ * listFills) so that the planner sees real bounds and a volume scan is an
+ * index range over the last day.
+ */
+export async function lastDaySlotFloor(db: Database): Promise<string | null> {
+  const [bound] = await db.$client`select slot_floor::text as floor from fill_slot_bounds
+    where minute >= date_bin('1 minute', now() - interval '24 hours', timestamptz '2000-01-01 00:00:00+00') order by minute limit 1`;
+  return bound?.floor ?? null;
+}
+
+/**
  * GET /v1/markets (an extension): every token/payment pair with open offers or
  * fills in the last 24 hours: open asks and bids, the best of each (as the
  * offer's raw price and scale), 24-hour volume and fills, and the last fill.
@@ -51,11 +62,7 @@ const MARKET_PROJECTION = projection(MARKET_FIELDS);
  */
 export async function listMarkets(db: Database): Promise<string> {
   const sql = db.$client;
-  // The last day's slot range first (see listFills), so the planner sees real
-  // bounds and the volume scan is an index range over the last day.
-  const [bound] = await sql`select slot_floor::text as floor from fill_slot_bounds
-    where minute >= date_bin('1 minute', now() - interval '24 hours', timestamptz '2000-01-01 00:00:00+00') order by minute limit 1`;
-  const floor: string | null = bound?.floor ?? null;
+  const floor = await lastDaySlotFloor(db);
   const [row] = await sql`
     with open as (
       select token_mint, payment_mint, side from offers where state = 'active' and not lapsed and expires_at > now()

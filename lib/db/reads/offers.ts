@@ -3,7 +3,8 @@ import type { Database } from "../client";
 import type { OfferStatus, Side } from "../../offer-status";
 import { offers } from "../schema/offers";
 import { decodeOfferCursor, encodeOfferCursor } from "./cursor";
-import { columnsOf, field, jsonObject } from "./fields";
+import { csvLines } from "./csv";
+import { columnsOf, field, jsonObject, projection } from "./fields";
 import { and, listBody, type PageParams } from "./page";
 
 const o = columnsOf(offers, "o");
@@ -119,16 +120,17 @@ export async function listOffers(db: Database, p: OfferListParams): Promise<stri
 }
 
 /** Asks by ascending price, bids by descending price; at one price, the older offer first. */
+const BOOK_ORDER = `side asc,
+    (case when side = 'sell' then price end) asc nulls last,
+    (case when side = 'buy' then price end) desc nulls last,
+    created_at asc, pda asc`;
+
 async function listOffersByPrice(sql: postgres.Sql, p: OfferListParams, filters: Fragment[]): Promise<string> {
   const branches = statusBranches(sql, p.status).map(
     (status) => sql`(select side, price, created_at, pda, ${sql.unsafe(OFFER_JSON)} as j from offers o
       where ${and(sql, [status, ...filters])})`,
   );
   const union = branches.reduce((all, next) => sql`${all} union all ${next}`);
-  const BOOK_ORDER = `side asc,
-    (case when side = 'sell' then price end) asc nulls last,
-    (case when side = 'buy' then price end) desc nulls last,
-    created_at asc, pda asc`;
   const [row] = await sql`
     select coalesce(json_agg(j order by ${sql.unsafe(BOOK_ORDER)}), '[]')::text as items
     from (select * from (${union}) u order by ${sql.unsafe(BOOK_ORDER)} limit ${p.limit} offset ${p.offset}) page`;
@@ -146,4 +148,28 @@ export async function offerExists(db: Database, pda: string): Promise<boolean> {
   const sql = db.$client;
   const [row] = await sql`select 1 as found from offers where pda = ${pda}`;
   return row !== undefined;
+}
+
+const OFFER_PROJECTION = projection(OFFER_FIELDS);
+
+/**
+ * GET /v1/offers as CSV: every offer the status and filters select, after
+ * `cursor` when given, newest first (or in the book's order with sort=price),
+ * an Offer's fields as columns: the page's merge of status branches without
+ * its limit.
+ */
+export function exportOffers(db: Database, p: OfferFilters & { sort?: "created" | "price"; cursor?: string }): AsyncGenerator<string> {
+  const sql = db.$client;
+  const filters = filterConditions(sql, p);
+  const after = p.cursor ? decodeOfferCursor(p.cursor) : undefined;
+  if (after) filters.push(sql`(created_at, pda) < (to_timestamp(${after.createdAt}), ${after.pda})`);
+  const order = p.sort === "price" ? BOOK_ORDER : NEWEST_FIRST;
+  // The sort keys under names of their own: the fields' keys (pda, side) name the rendered values.
+  const keyed = order.replace(/\b(side|price|created_at|pda)\b/g, "k_$1");
+  const branches = statusBranches(sql, p.status).map(
+    (status) => sql`(select side as k_side, price as k_price, created_at as k_created_at, pda as k_pda, ${sql.unsafe(OFFER_PROJECTION)}
+      from offers o where ${and(sql, [status, ...filters])} order by ${sql.unsafe(order)})`,
+  );
+  const union = branches.reduce((all, next) => sql`${all} union all ${next}`);
+  return csvLines(sql`select * from (${union}) u order by ${sql.unsafe(keyed)}`, Object.keys(OFFER_FIELDS));
 }

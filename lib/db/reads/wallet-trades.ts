@@ -1,6 +1,7 @@
 import type { Database } from "../client";
 import { decodeFillCursor, encodeFillCursor } from "./cursor";
-import { field, jsonObject } from "./fields";
+import { csvLines } from "./csv";
+import { field, jsonObject, projection } from "./fields";
 import { FILL_FEED_ORDER, FILL_FIELDS } from "./fills";
 import { listBody, type PageParams } from "./page";
 
@@ -39,19 +40,23 @@ export interface WalletTradeQuery extends PageParams {
  * range is cut at, $3 limit, $4 offset; with `afterCursor`, $5..$7 the
  * cursor's slot, signature and ixIndex. Text, so a test can EXPLAIN it.
  */
-export function walletTradesStatement(role: TradeRole, afterCursor: boolean): string {
-  const after = afterCursor ? "and (o.slot, o.signature, o.ix_index) < ($5::bigint, $6::text, $7::int)" : "";
+/** The role's ranges, each `select`ing what it is given; with `window`, each range cut at that parameter. */
+function roleRanges(role: TradeRole, select: string, after: string, window: string | undefined): string {
   const range = (who: string) => `(
-    select o.slot, o.signature, o.ix_index, ${TRADE_JSON} as j
+    select ${select}
     from fills o, (select $1::text as address) w
     where ${who} ${after}
-    order by ${FILL_FEED_ORDER} limit $2)`;
-  const rows =
-    role === "maker"
-      ? range("o.maker = w.address")
-      : role === "taker"
-        ? range("o.taker = w.address")
-        : `${range("o.maker = w.address")} union all ${range("o.taker = w.address and o.maker <> w.address")}`;
+    order by ${FILL_FEED_ORDER}${window ? ` limit ${window}` : ""})`;
+  return role === "maker"
+    ? range("o.maker = w.address")
+    : role === "taker"
+      ? range("o.taker = w.address")
+      : `${range("o.maker = w.address")} union all ${range("o.taker = w.address and o.maker <> w.address")}`;
+}
+
+export function walletTradesStatement(role: TradeRole, afterCursor: boolean): string {
+  const after = afterCursor ? "and (o.slot, o.signature, o.ix_index) < ($5::bigint, $6::text, $7::int)" : "";
+  const rows = roleRanges(role, `o.slot, o.signature, o.ix_index, ${TRADE_JSON} as j`, after, "$2");
   return `
     select coalesce(json_agg(j order by ${FILL_FEED_ORDER}), '[]')::text as items,
       count(*)::int as n,
@@ -74,4 +79,25 @@ export async function listWalletTrades(db: Database, q: WalletTradeQuery): Promi
   const next =
     row && row.n === q.limit && last ? encodeFillCursor({ slot: BigInt(last[0]!), signature: last[1]!, ixIndex: Number(last[2]) }) : null;
   return listBody("trades", row?.items ?? "[]", q, next);
+}
+
+const TRADE_PROJECTION = projection(WALLET_TRADE_FIELDS);
+
+/**
+ * The export's statement: $1 the wallet; with `afterCursor`, $2..$4 the
+ * cursor's slot, signature and ixIndex. The page's ranges without their limit.
+ */
+export function walletTradesExportStatement(role: TradeRole, afterCursor: boolean): string {
+  const after = afterCursor ? "and (o.slot, o.signature, o.ix_index) < ($2::bigint, $3::text, $4::int)" : "";
+  const select = `o.slot as k_slot, o.signature as k_signature, o.ix_index as k_ix_index, ${TRADE_PROJECTION}`;
+  return `select * from (${roleRanges(role, select, after, undefined)}) u order by k_slot desc, k_signature desc, k_ix_index desc`;
+}
+
+/** GET /v1/wallets/:address/trades as CSV: every trade of the role, after `cursor` when given, newest first. */
+export function exportWalletTrades(db: Database, q: { address: string; role: TradeRole; cursor?: string }): AsyncGenerator<string> {
+  const sql = db.$client;
+  const after = q.cursor ? decodeFillCursor(q.cursor) : undefined;
+  const params: (string | number)[] = [q.address];
+  if (after) params.push(after.slot.toString(), after.signature, after.ixIndex);
+  return csvLines(sql.unsafe(walletTradesExportStatement(q.role, after !== undefined), params), Object.keys(WALLET_TRADE_FIELDS));
 }

@@ -5,3 +5,4 @@ export * from "./scanner";
 export * from "./chain";
 export * from "./feed";
 export * from "./candles";
+export * from "./makers";

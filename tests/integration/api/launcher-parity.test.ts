@@ -146,7 +146,10 @@ const ANSWERS = [
   `/v1/offers/${offer.pda}/fills`,
   "/v1/fills",
   `/v1/fills?maker=${MAKER}`,
+  "/v1/makers",
+  "/v1/makers?window=7d&sort=offers",
   `/v1/makers/${MAKER}/stats`,
+  `/v1/makers/${MAKER}/stats?window=7d`,
   `/v1/makers/${MAKER}/offers`,
   `/v1/wallets/${MAKER}/trades`,
   `/v1/book?tokenMint=${offer.tokenMint}&paymentMint=${USDC}`,
@@ -192,5 +195,28 @@ describe("the launcher and `next start` answer /v1 alike", () => {
     expect(viaLauncher.status).toBe(200);
     expect(comparable(viaLauncher)).toEqual(comparable(viaNext));
     expect((await same("/v1/stream?types=nope")).status).toBe(400);
+  });
+
+  it("exports CSV alike: the same rows and headers, HEAD headers only, refusals in the JSON shape", async () => {
+    for (const target of ["/v1/fills?format=csv", "/v1/offers?format=csv", `/v1/wallets/${MAKER}/trades?format=csv`]) {
+      const csv = await same(target);
+      expect(csv.status, target).toBe(200);
+      expect(csv.headers["content-type"], target).toBe("text/csv; charset=utf-8");
+      expect((await same(target, "HEAD")).body, target).toBe("");
+    }
+    expect((await same("/v1/fills", "GET", { accept: "text/csv" })).headers["content-type"]).toBe("text/csv; charset=utf-8");
+    expect((await same("/v1/fills?format=csv&limit=5")).status).toBe(400);
+    expect((await same("/v1/makers?window=1y")).status).toBe(400);
+  });
+
+  it("writes the DEXTools adapter's error body alike, the early 405 included", async () => {
+    // Without a token provider the CoinGecko lists are a 502 (decimals unknown): the same 502 on both.
+    for (const target of ["/v1/coingecko/pairs", "/v1/coingecko/tickers", "/v1/dextools/latest-block"]) await same(target);
+    const missing = await same("/v1/dextools/pair");
+    expect(missing.status).toBe(400);
+    expect(JSON.parse(missing.body)).toHaveProperty("message");
+    const refused = await same("/v1/dextools/pair", "POST");
+    expect(refused.status).toBe(405);
+    expect(JSON.parse(refused.body)).toHaveProperty("message");
   });
 });

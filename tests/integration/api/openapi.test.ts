@@ -54,7 +54,9 @@ describe("GET /v1/openapi.json", () => {
     for (const template of [...routeTemplates(), "/v1/stream"]) expect(documented, template).toContain(template);
     for (const [template, item] of Object.entries<any>(body.paths)) {
       const responses = item.get.responses;
-      for (const status of ["429", "503"]) expect(responses[status]?.content?.["application/json"]?.schema, `${template} ${status}`).toEqual({ $ref: "#/components/schemas/Error" });
+      // The DEXTools adapter's errors are ours with its `message` beside (docs/api.md#dextools-http-adapter).
+      const error = template.startsWith("/v1/dextools/") ? "DexToolsError" : "Error";
+      for (const status of ["429", "503"]) expect(responses[status]?.content?.["application/json"]?.schema, `${template} ${status}`).toEqual({ $ref: `#/components/schemas/${error}` });
     }
     const candles = body.paths["/v1/candles"].get;
     expect(candles.parameters.map((p: any) => [p.name, p.required ?? false])).toEqual([

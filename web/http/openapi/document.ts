@@ -2,9 +2,10 @@ import { z } from "zod";
 import { createDocument, type ZodOpenApiOperationObject, type ZodOpenApiResponsesObject } from "zod-openapi";
 import { ERROR_STATUS } from "../errors";
 import { address, BASE58_ADDRESS, MAX_QUERY_VALUE } from "../params";
-import { bookQuery, candleQuery, fillListQuery, makerOfferListQuery, MAX_MINTS, offerFillListQuery, offerListQuery, walletTradeQuery } from "../query-schemas";
+import { bookQuery, candleQuery, fillListQuery, makerLeaderboardQuery, makerOfferListQuery, makerStatsQuery, MAX_MINTS, offerFillListQuery, offerListQuery, walletTradeQuery } from "../query-schemas";
 import { errorHeaders, okHeaders, streamHeaders } from "./headers";
 import * as body from "./response-schemas";
+import { adapterPaths, type ErrorForm } from "./adapter-paths";
 
 // GET /v1/openapi.json: built from the zod schemas that validate each route's
 // query (web/http/query-schemas.ts) and describe its answer
@@ -30,15 +31,17 @@ const ERROR_EXAMPLES: Record<number, z.infer<typeof body.errorBody>> = {
   503: { error: "the database is unreachable; try again shortly", code: "unavailable" },
 };
 
-type ErrorStatus = (typeof ERROR_STATUS)[keyof typeof ERROR_STATUS];
+export type ErrorStatus = (typeof ERROR_STATUS)[keyof typeof ERROR_STATUS];
 
-function errorResponses(statuses: ErrorStatus[]): ZodOpenApiResponsesObject {
+const OUR_ERRORS: ErrorForm = { schema: body.errorBody, shape: (b) => b };
+
+function errorResponses(statuses: ErrorStatus[], form: ErrorForm = OUR_ERRORS): ZodOpenApiResponsesObject {
   const responses: ZodOpenApiResponsesObject = {};
   for (const status of statuses) {
     responses[String(status) as "400"] = {
       description: ERROR_DESCRIPTIONS[status]!,
       headers: errorHeaders(status),
-      content: { "application/json": { schema: body.errorBody, example: ERROR_EXAMPLES[status] } },
+      content: { "application/json": { schema: form.schema, example: form.shape(ERROR_EXAMPLES[status]!) } },
     };
   }
   return responses;
@@ -55,9 +58,17 @@ interface Read {
   example?: unknown;
   /** Error statuses beyond the ones every read can meet (405, 429, 500, 503). */
   errors?: ErrorStatus[];
+  /** Also answers text/csv (format=csv or Accept: text/csv): the list's rows as CSV. */
+  csv?: boolean;
+  errorForm?: ErrorForm;
 }
 
-function read({ operationId, summary, description, tags, query, path, ok, example, errors = [] }: Read): { get: ZodOpenApiOperationObject } {
+/** A CSV export's body: a header row of the list's field names, then one row per item, without end but the data's. */
+const csvBody = z.string().max(1_000_000_000_000).meta({
+  description: "CSV (RFC 4180, CRLF): a header row of the JSON item's field names, then every selected row in the list's order; amounts as decimal strings",
+});
+
+function read({ operationId, summary, description, tags, query, path, ok, example, errors = [], csv = false, errorForm }: Read): { get: ZodOpenApiOperationObject } {
   return {
     get: {
       operationId,
@@ -66,9 +77,16 @@ function read({ operationId, summary, description, tags, query, path, ok, exampl
       tags,
       requestParams: { ...(query ? { query } : {}), ...(path ? { path } : {}) },
       responses: {
-        "200": { description: "OK", headers: okHeaders, content: { "application/json": { schema: ok, ...(example ? { example } : {}) } } },
+        "200": {
+          description: csv ? "OK: a page as JSON, or with format=csv (or Accept: text/csv) every row as a CSV attachment, streamed" : "OK",
+          headers: okHeaders,
+          content: {
+            "application/json": { schema: ok, ...(example ? { example } : {}) },
+            ...(csv ? { "text/csv": { schema: csvBody } } : {}),
+          },
+        },
         "304": { description: "Not modified: If-None-Match named the current ETag (no body)", headers: okHeaders },
-        ...errorResponses([...errors, 405, 429, 500, 503].sort() as ErrorStatus[]),
+        ...errorResponses([...errors, 405, 429, 500, 503].sort() as ErrorStatus[], errorForm),
       },
     },
   };
@@ -127,7 +145,16 @@ export function openApiDocument() {
         "Every answer carries a strong ETag (If-None-Match gets 304), a cache policy and the request budget's RateLimit headers.",
     },
     servers: [{ url: "/", description: "The origin serving this document: production, or a local run", "x-internal": false }],
-    tags: [{ name: "offers" }, { name: "fills" }, { name: "stats" }, { name: "tokens" }, { name: "markets" }, { name: "meta" }],
+    tags: [
+      { name: "offers" },
+      { name: "fills" },
+      { name: "stats" },
+      { name: "tokens" },
+      { name: "markets" },
+      { name: "meta" },
+      { name: "coingecko", description: "The CoinGecko exchange API standard for order-book venues" },
+      { name: "dextools", description: "The DEXTools HTTP adapter (dextools-io/integration-sdk)" },
+    ],
     paths: {
       "/v1": read({
         operationId: "listEndpoints",
@@ -150,6 +177,7 @@ export function openApiDocument() {
         query: offerListQuery,
         ok: body.offerList,
         errors: [400],
+        csv: true,
         description:
           "Rules across parameters (a 400 naming the parameter when broken): sort=price needs both tokenMint and paymentMint and pages by " +
           "offset, never by cursor; cursor and offset cannot be combined (a cursor with offset other than 0 is refused). Otherwise page by " +
@@ -182,14 +210,30 @@ export function openApiDocument() {
         query: fillListQuery,
         ok: body.fillList,
         errors: [400],
+        csv: true,
       }),
       "/v1/makers/{maker}/stats": read({
         operationId: "getMakerStats",
         summary: "A maker's offer counts and volumes",
-        description: "Zeros for a wallet that has made no offer.",
+        description:
+          "Zeros for a wallet that has made no offer. Extensions: fillRate and medianSecondsToFirstFill over all time, and `activity` " +
+          "in the window asked.",
         tags: ["stats"],
         path: makerPath,
+        query: makerStatsQuery,
         ok: body.makerStats,
+        errors: [400],
+      }),
+      "/v1/makers": read({
+        operationId: "listMakers",
+        summary: "Extension: the makers leaderboard of a window",
+        description:
+          "Makers with fills or offers created in the window, ranked by the sort key descending, then by maker. sort=volume needs " +
+          "paymentMint (400 otherwise: volumes in different payment mints do not add up); paymentMint limits every figure to that " +
+          "mint. Page by `cursor` or offset, not both. Kept by triggers in hourly and daily buckets: never a scan of the fills.",
+        tags: ["stats"],
+        query: makerLeaderboardQuery,
+        ok: body.makerLeaderboard,
         errors: [400],
       }),
       "/v1/makers/{maker}/offers": read({
@@ -272,6 +316,7 @@ export function openApiDocument() {
         query: walletTradeQuery,
         ok: body.walletTradeList,
         errors: [400],
+        csv: true,
       }),
       "/v1/stream": {
         get: {
@@ -292,6 +337,7 @@ export function openApiDocument() {
           },
         },
       },
+      ...adapterPaths(read),
     },
   }, { override: integersAreInt64 });
 }

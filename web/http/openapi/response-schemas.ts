@@ -6,7 +6,9 @@ import type { FieldKind, Fields } from "../../../lib/db/reads/fields";
 import { FILL_FIELDS, OFFER_FILL_FIELDS } from "../../../lib/db/reads/fills";
 import { MARKET_FIELDS } from "../../../lib/db/reads/markets";
 import { OFFER_FIELDS } from "../../../lib/db/reads/offers";
-import { MAKER_STATS_FIELDS, PROTOCOL_STATS_FIELDS } from "../../../lib/db/reads/stats";
+import { FILL_RATE_DECIMALS, MAKER_STATS_FIELDS, PROTOCOL_STATS_FIELDS } from "../../../lib/db/reads/stats";
+import { MAKER_RANK_FIELDS } from "../../../lib/db/reads/makers";
+import { MAKER_WINDOW_NAMES } from "../../../lib/db/reads/maker-windows";
 import { WALLET_TRADE_FIELDS } from "../../../lib/db/reads/wallet-trades";
 import { OFFER_SIDES } from "../../../lib/program/offer-account";
 import { ERROR_STATUS } from "../errors";
@@ -63,6 +65,8 @@ const KIND_SCHEMAS: Record<Exclude<FieldKind, "object">, z.ZodType> = {
   offerStatus: z.enum(OFFER_STATUSES).meta({ description: "`cancelled` is an extension" }),
   tradeRole: z.enum(["maker", "taker", "both"]).meta({ description: "The wallet's part in the fill; both: it took its own offer" }),
   mintMap,
+  decimal: z.string().regex(/^\d+(\.\d*[1-9])?$/).max(100).meta({ description: "A non-negative exact decimal, no trailing zeros", example: "0.75" }),
+  makerWindow: z.enum(MAKER_WINDOW_NAMES).meta({ description: "The window the figures cover (see docs/api.md#makers)" }),
 };
 
 /** What a body says of some of its fields beyond their kind: a description, an example, a narrower range. */
@@ -83,7 +87,7 @@ export const errorBody = z
     // A not_found message quotes the path, which Node bounds at 16 KB with the request line.
     error: z.string().max(2 * MAX_QUERY_VALUE).meta({ description: "What went wrong and how to fix it, for a person" }),
     code: z.enum(Object.keys(ERROR_STATUS) as [keyof typeof ERROR_STATUS, ...(keyof typeof ERROR_STATUS)[]]),
-    param: z.string().regex(/^[A-Za-z][A-Za-z0-9-]*$/).max(64).optional().meta({ description: "The parameter at fault, for 400s" }),
+    param: z.string().regex(/^[A-Za-z][A-Za-z0-9_-]*$/).max(64).optional().meta({ description: "The parameter at fault, for 400s" }),
   })
   .meta({ id: "Error", example: { error: "limit must be an integer from 1 to 200", code: "invalid_parameter", param: "limit" } });
 
@@ -106,7 +110,20 @@ const extension = (s: z.ZodType) => s.meta({ description: "Extension" });
 
 export const protocolStats = bodyOf(PROTOCOL_STATS_FIELDS, { cancelledOffers: extension }).meta({ id: "ProtocolStats" });
 
-export const makerStats = bodyOf(MAKER_STATS_FIELDS, { cancelledOffers: extension }).meta({ id: "MakerStats" });
+export const makerStats = bodyOf(MAKER_STATS_FIELDS, {
+  cancelledOffers: extension,
+  fillRate: (s) => s.meta({ description: `Extension: size filled over size offered, raw token units summed over all the maker's offers, rounded half up to ${FILL_RATE_DECIMALS} decimals; null when nothing was offered` }),
+  medianSecondsToFirstFill: (s) => s.meta({ description: "Extension: the median, over the maker's offers that were filled, of the whole seconds from creation to the first fill (a half when two waits share the middle); null when none was filled", example: "42" }),
+  activity: (s) => s.meta({ description: "Extension: fills, offers created, volumes and the fees the takers paid, per payment mint, in the window asked (`window`, default all)" }),
+}).meta({ id: "MakerStats" });
+
+export const makerRank = bodyOf(MAKER_RANK_FIELDS, {
+  fills: (s) => s.meta({ description: "Fills of the maker's offers in the window" }),
+  offers: (s) => s.meta({ description: "Offers the maker created in the window" }),
+  volumeByPaymentMint: (s) => s.meta({ description: "Payment moved by those fills, raw units per payment mint" }),
+  takerFeesByPaymentMint: (s) => s.meta({ description: "The fees the takers of those fills paid, raw units per payment mint" }),
+}).meta({ id: "MakerRank" });
+export const makerLeaderboard = z.object({ makers: z.array(makerRank).max(MAX_LIMIT), limit: count, offset: count, nextCursor }).meta({ id: "MakerLeaderboard" });
 
 export const token = z
   .object({

@@ -1,6 +1,6 @@
 -- The function rebuild_aggregates, as PostgreSQL runs it today: the
 -- definition the migrations leave (last set in
--- drizzle/0003_lapsed_and_time_bounds.sql). Editing this file changes no
+-- drizzle/0009_maker_activity.sql). Editing this file changes no
 -- database. A change is a new migration (`npm run db:generate -- --custom
 -- --name <what>` adds an empty one to drizzle/ and its entry to
 -- drizzle/meta/_journal.json) that replaces it (CREATE OR REPLACE FUNCTION;
@@ -45,4 +45,5 @@ BEGIN
   INSERT INTO maker_volume (maker, side, token_mint, amount)
   SELECT maker, side, token_mint, sum(fill_amount) FROM fills GROUP BY maker, side, token_mint;
   PERFORM rebuild_fill_slot_bounds();
+  PERFORM rebuild_maker_activity();
 END $$;

@@ -1,0 +1,220 @@
+import type { Database } from "../db/client";
+import { readBook } from "../db/reads/book";
+import { fillFilterConditions } from "../db/reads/fills";
+import { lastDaySlotFloor } from "../db/reads/markets";
+import { and } from "../db/reads/page";
+import { paymentMintInfo } from "../program/constants";
+import { humanPriceOf, pairDecimals, wholeUnits, type DecimalsOf, type Pair, type PairDecimals } from "./pair-units";
+
+// The CoinGecko exchange API standard for order-book venues (its "Spot
+// Exchanges" section: /pairs, /tickers, /orderbook, /historical_trades) over
+// our markets, offers and fills. A ticker_id is TOKEN_PAYMENT (the mints,
+// base58, joined by "_"): base is the offered token, target the payment
+// mint. Every price and amount is in whole tokens (shifted by the mints'
+// decimals) and written as an exact decimal string: the standard types them
+// "decimal", and a JSON number would round what a u64 over 10^scale holds.
+
+export const TICKER_SEPARATOR = "_";
+
+export const tickerId = (pair: Pair): string => `${pair.tokenMint}${TICKER_SEPARATOR}${pair.paymentMint}`;
+
+/** The pair a ticker_id names, or null when it is not two parts joined by "_" (each part's form is the caller's to check). */
+export function parseTickerId(id: string): Pair | null {
+  const parts = id.split(TICKER_SEPARATOR);
+  if (parts.length !== 2 || !parts[0] || !parts[1]) return null;
+  return { tokenMint: parts[0], paymentMint: parts[1] };
+}
+
+export interface CoinGeckoPair {
+  ticker_id: string;
+  base: string;
+  target: string;
+  pool_id: string;
+}
+
+export interface CoinGeckoTicker {
+  ticker_id: string;
+  base_currency: string;
+  target_currency: string;
+  pool_id: string;
+  last_price: string | null;
+  base_volume: string;
+  target_volume: string;
+  bid: string | null;
+  ask: string | null;
+  high: string | null;
+  low: string | null;
+  /** Only where the target is a USD stablecoin (USDC, USDT): the open book's value in it. */
+  liquidity_in_usd?: string;
+}
+
+interface TickerRow {
+  token_mint: string;
+  payment_mint: string;
+  ask: string | null;
+  bid: string | null;
+  depth: string;
+  base: string;
+  target: string;
+  high: string | null;
+  low: string | null;
+  last: string | null;
+}
+
+/**
+ * The raw figures of every pair with an open offer or a fill in the last 24
+ * hours (the pairs of /v1/markets): best prices, the open book's value in
+ * raw payment units, the day's volumes, high and low, and the last price.
+ */
+async function tickerRows(db: Database): Promise<TickerRow[]> {
+  const sql = db.$client;
+  const floor = await lastDaySlotFloor(db);
+  const rows = await sql`
+    with book as (
+      select token_mint, payment_mint,
+        min(price) filter (where side = 'sell') as ask, max(price) filter (where side = 'buy') as bid,
+        sum(remaining_size * price) as depth
+      from offers where state = 'active' and not lapsed and expires_at > now()
+      group by token_mint, payment_mint
+    ),
+    recent as (
+      select f.token_mint, f.payment_mint, sum(f.fill_amount) as base, sum(f.payment_amount) as target,
+        max(fill_price(o.price_per_token, o.price_scale)) as high, min(fill_price(o.price_per_token, o.price_scale)) as low
+      from fills f join offers o on o.pda = f.offer_pda
+      where f.block_time > now() - interval '24 hours' and ${floor === null ? sql`false` : sql`f.slot >= ${floor}::bigint`}
+      group by f.token_mint, f.payment_mint
+    ),
+    pairs as (
+      select coalesce(b.token_mint, r.token_mint) as token_mint, coalesce(b.payment_mint, r.payment_mint) as payment_mint,
+        b.ask, b.bid, coalesce(b.depth, 0) as depth, coalesce(r.base, 0) as base, coalesce(r.target, 0) as target, r.high, r.low
+      from book b full join recent r on r.token_mint = b.token_mint and r.payment_mint = b.payment_mint
+    )
+    select p.token_mint, p.payment_mint, p.ask::text, p.bid::text, p.depth::text, p.base::text, p.target::text, p.high::text, p.low::text,
+      (select fill_price(o.price_per_token, o.price_scale) from fills f join offers o on o.pda = f.offer_pda
+        where f.token_mint = p.token_mint and f.payment_mint = p.payment_mint
+        order by f.slot desc, f.signature desc, f.ix_index desc limit 1)::text as last
+    from pairs p order by p.target desc, p.token_mint, p.payment_mint`;
+  return rows as unknown as TickerRow[];
+}
+
+const isUsdStable = (mint: string): boolean => ["USDC", "USDT"].includes(paymentMintInfo(mint)?.symbol ?? "");
+
+function ticker(row: TickerRow, d: PairDecimals): CoinGeckoTicker {
+  const pair = { tokenMint: row.token_mint, paymentMint: row.payment_mint };
+  const id = tickerId(pair);
+  const price = (raw: string | null) => (raw === null ? null : humanPriceOf(raw, d));
+  return {
+    ticker_id: id,
+    base_currency: pair.tokenMint,
+    target_currency: pair.paymentMint,
+    pool_id: id,
+    last_price: price(row.last),
+    base_volume: wholeUnits(row.base, d.token),
+    target_volume: wholeUnits(row.target, d.payment),
+    bid: price(row.bid),
+    ask: price(row.ask),
+    high: price(row.high),
+    low: price(row.low),
+    ...(isUsdStable(pair.paymentMint) ? { liquidity_in_usd: wholeUnits(row.depth, d.payment) } : {}),
+  };
+}
+
+/**
+ * GET /v1/coingecko/tickers: the last day of every active pair whose two
+ * mints' decimals are known (a pair without them cannot be stated in whole
+ * tokens, so it is left out, here and in /pairs alike). Busiest first.
+ */
+export async function listCoinGeckoTickers(db: Database, decimalsOf: DecimalsOf): Promise<CoinGeckoTicker[]> {
+  const rows = await tickerRows(db);
+  const decimals = await decimalsOf([...new Set(rows.flatMap((r) => [r.token_mint, r.payment_mint]))]);
+  return rows.flatMap((row) => {
+    const d = pairDecimals(decimals, { tokenMint: row.token_mint, paymentMint: row.payment_mint });
+    return d ? [ticker(row, d)] : [];
+  });
+}
+
+/** GET /v1/coingecko/pairs: the tickers' pairs. */
+export async function listCoinGeckoPairs(db: Database, decimalsOf: DecimalsOf): Promise<CoinGeckoPair[]> {
+  const tickers = await listCoinGeckoTickers(db, decimalsOf);
+  return tickers.map((t) => ({ ticker_id: t.ticker_id, base: t.base_currency, target: t.target_currency, pool_id: t.pool_id }));
+}
+
+export interface CoinGeckoOrderbook {
+  ticker_id: string;
+  /** Milliseconds since the epoch, when the book was read. */
+  timestamp: number;
+  /** [price, quantity in whole tokens], best first. */
+  bids: [string, string][];
+  asks: [string, string][];
+}
+
+interface BookLevel {
+  price: string;
+  size: string;
+}
+
+/**
+ * GET /v1/coingecko/orderbook: /v1/book's levels in whole tokens. `perSide`
+ * levels on each side (the standard's depth counts both sides together).
+ */
+export async function readCoinGeckoOrderbook(db: Database, pair: Pair, d: PairDecimals, perSide: number): Promise<CoinGeckoOrderbook> {
+  const book = JSON.parse(await readBook(db, { ...pair, depth: perSide })) as { asks: BookLevel[]; bids: BookLevel[] };
+  const level = (l: BookLevel): [string, string] => [humanPriceOf(l.price, d), wholeUnits(l.size, d.token)];
+  return { ticker_id: tickerId(pair), timestamp: Date.now(), bids: book.bids.map(level), asks: book.asks.map(level) };
+}
+
+export type TradeType = "buy" | "sell";
+
+export interface CoinGeckoTrade {
+  /** The fill's transaction signature and its position in it, joined by ":": unique and stable. */
+  trade_id: string;
+  price: string;
+  base_volume: string;
+  target_volume: string;
+  /** Milliseconds since the epoch (the block's time). */
+  trade_timestamp: number;
+  type: TradeType;
+}
+
+export interface TradeQuery extends Pair {
+  type?: TradeType;
+  limit: number;
+  /** Unix seconds, inclusive. */
+  startTime?: number;
+  endTime?: number;
+}
+
+/**
+ * The taker's side: a take of an ask (a sell offer) is a buy of the token,
+ * a take of a bid a sell, as the standard counts trades.
+ */
+const OFFER_SIDE_OF: Record<TradeType, "sell" | "buy"> = { buy: "sell", sell: "buy" };
+
+/**
+ * GET /v1/coingecko/historical_trades: the pair's newest `limit` fills in the
+ * window (of one type when asked), newest first, split into buy and sell.
+ */
+export async function listCoinGeckoTrades(db: Database, q: TradeQuery, d: PairDecimals): Promise<{ buy: CoinGeckoTrade[]; sell: CoinGeckoTrade[] }> {
+  const sql = db.$client;
+  const conditions = fillFilterConditions(sql, { tokenMint: q.tokenMint, paymentMint: q.paymentMint, fromTime: q.startTime, toTime: q.endTime });
+  if (q.type) conditions.push(sql`side = ${OFFER_SIDE_OF[q.type]}`);
+  const rows = await sql`
+    select f.signature, f.ix_index, f.side::text, f.fill_amount::text, f.payment_amount::text,
+      (extract(epoch from f.block_time) * 1000)::bigint::text as ms,
+      (select fill_price(o.price_per_token, o.price_scale) from offers o where o.pda = f.offer_pda)::text as price
+    from (select * from fills where ${and(sql, conditions)} order by slot desc, signature desc, ix_index desc limit ${q.limit}) f
+    order by f.slot desc, f.signature desc, f.ix_index desc`;
+  const trades: { buy: CoinGeckoTrade[]; sell: CoinGeckoTrade[] } = { buy: [], sell: [] };
+  for (const r of rows) {
+    const type: TradeType = r.side === "sell" ? "buy" : "sell";
+    trades[type].push({
+      trade_id: `${r.signature}:${r.ix_index}`,
+      price: humanPriceOf(r.price, d),
+      base_volume: wholeUnits(r.fill_amount, d.token),
+      target_volume: wholeUnits(r.payment_amount, d.payment),
+      trade_timestamp: Number(r.ms),
+      type,
+    });
+  }
+  return trades;
+}

@@ -1,0 +1,95 @@
+import type { Database } from "../client";
+import { InvalidCursorError } from "./cursor";
+import { field, jsonObject } from "./fields";
+import { windowCondition, type MakerWindow } from "./maker-windows";
+import { listBody, type PageParams } from "./page";
+
+export const MAKER_SORTS = ["volume", "fills", "offers"] as const;
+export type MakerSort = (typeof MAKER_SORTS)[number];
+
+/** A row of the leaderboard (/v1/makers), over a row `r` of the window's per-maker figures. */
+export const MAKER_RANK_FIELDS = {
+  maker: field("address", "r.maker"),
+  fills: field("uint", "r.fills"),
+  offers: field("uint", "r.offers"),
+  volumeByPaymentMint: field("mintMap", "r.volume_by_mint"),
+  takerFeesByPaymentMint: field("mintMap", "r.fees_by_mint"),
+};
+
+const RANK_JSON = jsonObject(MAKER_RANK_FIELDS);
+
+export interface MakerLeaderboardQuery extends PageParams {
+  window: MakerWindow;
+  sort: MakerSort;
+  /** Only this payment mint's figures; sort=volume needs it (volumes in different mints do not add up). */
+  paymentMint?: string;
+}
+
+/** The leaderboard's keyset: the sort key (a decimal string) and the maker of a page's last row. */
+interface RankCursor {
+  key: string;
+  maker: string;
+}
+
+const encodeRankCursor = (c: RankCursor) => Buffer.from(`${c.key}:${c.maker}`, "utf8").toString("base64url");
+
+function decodeRankCursor(value: string): RankCursor {
+  const [key = "", maker = "", ...rest] = Buffer.from(value, "base64url").toString("utf8").split(":");
+  if (rest.length > 0 || !/^\d{1,78}$/.test(key) || !/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(maker)) throw new InvalidCursorError();
+  return { key, maker };
+}
+
+/** The sort key of a per-maker row `r`. */
+const SORT_KEY: Record<MakerSort, string> = { volume: "r.volume", fills: "r.fills", offers: "r.offers" };
+
+/** A compact JSON object of payment mint -> decimal string over the rows `g` of one maker with a non-zero `column`; {} when none. */
+const mintMap = (column: string) =>
+  `coalesce('{' || string_agg(to_json(g.payment_mint)::text || ':"' || g.${column}::text || '"', ',' order by g.payment_mint) filter (where g.${column} <> 0) || '}', '{}')::json`;
+
+/**
+ * The page's statement: $1 limit, $2 offset; $3 the payment mint (or null
+ * for all); with `afterCursor`, $4 and $5 the cursor's key and maker. It sums
+ * maker_activity's buckets of the window (one range of its primary key) per
+ * maker and payment mint, then per maker, and ranks by the sort key
+ * descending, then the maker ascending. Text, so a test can EXPLAIN it.
+ */
+export function makerLeaderboardStatement(window: MakerWindow, sort: MakerSort, afterCursor: boolean): string {
+  const key = SORT_KEY[sort];
+  const after = afterCursor ? `where (${key} < $4::numeric or (${key} = $4::numeric and r.maker > $5::text))` : "";
+  return `
+    with g as (
+      select a.maker, a.payment_mint, sum(a.fills) as fills, sum(a.offers) as offers, sum(a.volume) as volume, sum(a.taker_fees) as taker_fees
+      from maker_activity a
+      where ${windowCondition(window, "a")} and ($3::text is null or a.payment_mint = $3::text)
+      group by a.maker, a.payment_mint
+    ),
+    r as (
+      select g.maker, sum(g.fills)::bigint as fills, sum(g.offers)::bigint as offers, sum(g.volume) as volume,
+        ${mintMap("volume")} as volume_by_mint, ${mintMap("taker_fees")} as fees_by_mint
+      from g group by g.maker
+      having sum(g.fills) <> 0 or sum(g.offers) <> 0
+    ),
+    page as (
+      select r.*, ${key} as sort_key from r ${after}
+      order by ${key} desc, r.maker asc limit $1 offset $2
+    )
+    select coalesce(json_agg(j order by sort_key desc, maker asc), '[]')::text as items, count(*)::int as n,
+      (array_agg(array[sort_key::text, maker] order by sort_key asc, maker desc))[1:1] as last
+    from (select r.sort_key, r.maker, ${RANK_JSON} as j from page r) ranked`;
+}
+
+/**
+ * GET /v1/makers: the makers of the window ranked by volume (in one payment
+ * mint), fills or offers created, paged by offset or by a keyset cursor.
+ * Reads maker_activity only: never the fills table.
+ */
+export async function listMakerLeaderboard(db: Database, q: MakerLeaderboardQuery): Promise<string> {
+  const sql = db.$client;
+  const after = q.cursor ? decodeRankCursor(q.cursor) : undefined;
+  const params: (string | number | null)[] = [q.limit, q.offset, q.paymentMint ?? null];
+  if (after) params.push(after.key, after.maker);
+  const [row] = await sql.unsafe(makerLeaderboardStatement(q.window, q.sort, after !== undefined), params);
+  const last = row?.last?.[0] as string[] | undefined;
+  const next = row && row.n === q.limit && last ? encodeRankCursor({ key: last[0]!, maker: last[1]! }) : null;
+  return listBody("makers", row?.items ?? "[]", q, next);
+}

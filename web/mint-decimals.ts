@@ -1,0 +1,26 @@
+import { pairDecimals, type DecimalsOf, type Pair, type PairDecimals } from "../lib/adapters/pair-units";
+import { ApiError } from "./http/errors";
+import { tokenApiError } from "./http/token-errors";
+import { tokenService } from "./services";
+
+/**
+ * The mints' decimals for the aggregator adapters, from the token service
+ * (provider, then chain), as /v1/candles?units=human reads them; a mint
+ * neither knows is absent from the map. A provider failure is the API's 502/503.
+ */
+export const mintDecimals: DecimalsOf = async (mints) => {
+  if (mints.length === 0) return new Map();
+  const tokens = await tokenService()
+    .resolve(mints)
+    .catch((error: unknown) => {
+      throw tokenApiError(error);
+    });
+  return new Map(tokens.flatMap((t) => (t.decimals == null ? [] : [[t.mint, t.decimals] as const])));
+};
+
+/** Both decimals of a pair, or the caller's 400 naming `param` when a mint's are unknown (its amounts cannot be stated in whole tokens). */
+export async function knownPairDecimals(pair: Pair, param: string): Promise<PairDecimals> {
+  const decimals = pairDecimals(await mintDecimals([...new Set([pair.tokenMint, pair.paymentMint])]), pair);
+  if (!decimals) throw new ApiError("invalid_parameter", `${param}: neither the token provider nor the chain knows a mint's decimals, so its prices cannot be stated in whole tokens`, param);
+  return decimals;
+}

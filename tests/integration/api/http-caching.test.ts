@@ -5,6 +5,7 @@ import { REDIS_URL } from "../tokens/helpers/service";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
 import { addressOf, fillFixture, offerFixture } from "../../helpers/fixtures";
 import { earlyInBudgetWindow, startWebServer, type WebServer } from "../../helpers/server";
+import { waitFor } from "../../helpers/worker";
 
 // ETags, 304s, CDN cache policies and the request budget's headers, over real
 // HTTP to the production server.
@@ -219,7 +220,24 @@ describe("rate-limit headers", () => {
     const [a, b] = await Promise.all([startWebServer(env), startWebServer(env)]);
     try {
       // A client address of its own, so budgets left in Redis by earlier runs do not count.
-      const client = `198.51.100.${randomBytes(1)[0]! % 250}-${randomBytes(4).toString("hex")}`;
+      const newClient = () => `198.51.100.${randomBytes(1)[0]! % 250}-${randomBytes(4).toString("hex")}`;
+      // Each instance connects to Redis with its first request, and counts in memory until connected (a slow
+      // machine can take longer than the limiter's first-connection wait): wait until both count in Redis.
+      await waitFor(
+        async () => {
+          const probe = newClient();
+          const remaining = [];
+          for (const server of [a, b]) {
+            const response = await server.get("/v1/stats", { headers: { "x-forwarded-for": probe } });
+            await response.arrayBuffer();
+            remaining.push(budgetOf(response.headers).remaining);
+          }
+          return remaining[1] === remaining[0]! - 1;
+        },
+        30_000,
+        () => "the two instances never counted one budget in Redis",
+      );
+      const client = newClient();
       await earlyInBudgetWindow();
       const first = await a.get("/v1/stats", { headers: { "x-forwarded-for": client } });
       await first.arrayBuffer();

@@ -83,6 +83,10 @@ describe("GET /v1/makers/:maker/stats", () => {
       cancelledOffers: 0,
       totalSold: { [TOKEN_X]: (U64_MAX - 5n + U64_MAX).toString() },
       totalBought: { [TOKEN_Y]: "10" },
+      // Extensions, their figures pinned in ./makers.test.ts.
+      fillRate: expect.any(String),
+      medianSecondsToFirstFill: expect.any(String),
+      activity: expect.objectContaining({ window: "all" }),
     });
   });
 
@@ -98,6 +102,9 @@ describe("GET /v1/makers/:maker/stats", () => {
       cancelledOffers: 0,
       totalSold: {},
       totalBought: {},
+      fillRate: null,
+      medianSecondsToFirstFill: null,
+      activity: { window: "all", fills: 0, offers: 0, volumeByPaymentMint: {}, takerFeesByPaymentMint: {} },
     });
   });
 });

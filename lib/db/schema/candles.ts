@@ -3,7 +3,7 @@ import { amountSum } from "./columns";
 
 /**
  * OHLC candles of each token/payment pair at each resolution, kept by a
- * statement trigger on fills (lib/db/sql/triggers/fills_candles.sql) in the
+ * statement trigger on fills (lib/db/sql/triggers/fills_aggregate.sql) in the
  * same transaction as the fills, so a chart reads one index range and never
  * the fills table. A
  * fill's price is its offer's pricePerToken / 10^priceScale, exact (numeric,

@@ -3,8 +3,8 @@ import { bigint, index, integer, pgTable, primaryKey, text, timestamp } from "dr
 import { amountSum } from "./columns";
 
 // The makers' leaderboard and windowed stats, kept by statement triggers on
-// offers and fills (lib/db/sql/triggers/offers_maker_activity.sql and
-// fills_maker_activity.sql) in the writer's transaction, like the aggregates
+// offers and fills (lib/db/sql/triggers/offers_aggregate.sql and
+// fills_aggregate.sql) in the writer's transaction, like the aggregates
 // of stats.ts: a leaderboard or a maker's stats reads these rows, never the
 // fills table.
 

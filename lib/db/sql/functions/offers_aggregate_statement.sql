@@ -1,38 +1,57 @@
 -- The function offers_aggregate_statement, as PostgreSQL runs it today: the
--- definition the migrations leave (last set in
--- drizzle/0004_statement_level_aggregates.sql). Editing this file changes no
--- database. A change is a new migration (`npm run db:generate -- --custom
--- --name <what>` adds an empty one to drizzle/ and its entry to
--- drizzle/meta/_journal.json) that replaces it (CREATE OR REPLACE FUNCTION;
--- DROP FUNCTION first when its arguments or result change), and this file
--- updated to match: tests/integration/db/sql-definitions.test.ts fails while
--- the two differ.
+-- definition the migrations leave (last set in drizzle/0010_write_path.sql).
+-- Editing this file changes no database. A change is a new migration (`npm
+-- run db:generate -- --custom --name <what>` adds an empty one to drizzle/
+-- and its entry to drizzle/meta/_journal.json) that replaces it (CREATE OR
+-- REPLACE FUNCTION; DROP FUNCTION first when its arguments or result change),
+-- and this file updated to match:
+-- tests/integration/db/sql-definitions.test.ts fails while the two differ.
 
--- The statement trigger function of offers (triggers/offers_aggregate.sql):
--- deleted offers are uncounted and inserted ones counted; an updated offer
--- whose counted columns (state, maker, lapsed) moved is uncounted as it was
--- and counted as it is.
+-- The statement trigger function of offers (triggers/offers_aggregate.sql),
+-- over its transition tables read once: deleted offers are uncounted and
+-- inserted ones counted, in the offer counts and the makers' figures; an
+-- updated offer is uncounted as it was and counted as it is in the counts
+-- when their columns (state, maker, lapsed) moved, and in the makers'
+-- figures when theirs (maker, payment mint, creation time, original size)
+-- did. Most updates change sizes, states and slots only.
 CREATE OR REPLACE FUNCTION offers_aggregate_statement() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE
   gone offers[];
   came offers[];
+  gone_made offers[];
+  came_made offers[];
 BEGIN
   IF TG_OP = 'INSERT' THEN
     came := ARRAY(SELECT n::offers FROM new_offers n);
+    came_made := came;
   ELSIF TG_OP = 'DELETE' THEN
     gone := ARRAY(SELECT o::offers FROM old_offers o);
+    gone_made := gone;
   ELSE
-    -- Only rows whose counted columns moved: most updates change sizes and slots.
-    SELECT array_agg(o::offers), array_agg(n::offers) INTO gone, came
+    SELECT
+      array_agg(o::offers) FILTER (WHERE (o.state, o.maker, o.lapsed) IS DISTINCT FROM (n.state, n.maker, n.lapsed)),
+      array_agg(n::offers) FILTER (WHERE (o.state, o.maker, o.lapsed) IS DISTINCT FROM (n.state, n.maker, n.lapsed)),
+      array_agg(o::offers) FILTER (WHERE (o.maker, o.payment_mint, o.created_at, o.original_size)
+        IS DISTINCT FROM (n.maker, n.payment_mint, n.created_at, n.original_size)),
+      array_agg(n::offers) FILTER (WHERE (o.maker, o.payment_mint, o.created_at, o.original_size)
+        IS DISTINCT FROM (n.maker, n.payment_mint, n.created_at, n.original_size))
+    INTO gone, came, gone_made, came_made
     FROM old_offers o JOIN new_offers n USING (pda)
-    WHERE (o.state, o.maker, o.lapsed) IS DISTINCT FROM (n.state, n.maker, n.lapsed);
+    WHERE (o.state, o.maker, o.lapsed, o.payment_mint, o.created_at, o.original_size)
+      IS DISTINCT FROM (n.state, n.maker, n.lapsed, n.payment_mint, n.created_at, n.original_size);
   END IF;
   IF cardinality(gone) > 0 THEN
     PERFORM offer_counts_apply_rows(gone, -1);
   END IF;
   IF cardinality(came) > 0 THEN
     PERFORM offer_counts_apply_rows(came, 1);
+  END IF;
+  IF cardinality(gone_made) > 0 THEN
+    PERFORM maker_activity_apply_offers(gone_made, -1);
+  END IF;
+  IF cardinality(came_made) > 0 THEN
+    PERFORM maker_activity_apply_offers(came_made, 1);
   END IF;
   RETURN NULL;
 END $$;

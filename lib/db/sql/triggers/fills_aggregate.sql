@@ -8,9 +8,9 @@
 -- CREATE TRIGGER), and this file updated to match:
 -- tests/integration/db/sql-definitions.test.ts fails while the two differ.
 
--- The fill sums and fill_slot_bounds follow every statement on fills, in its
--- transaction, over its transition tables
--- (functions/fills_aggregate_statement.sql).
+-- The fill sums, fill_slot_bounds, the candles and the makers' figures follow
+-- every statement on fills, in its transaction, over its transition tables
+-- read once (functions/fills_aggregate_statement.sql).
 CREATE TRIGGER fills_aggregate_insert AFTER INSERT ON fills
   REFERENCING NEW TABLE AS new_fills FOR EACH STATEMENT EXECUTE FUNCTION fills_aggregate_statement();
 

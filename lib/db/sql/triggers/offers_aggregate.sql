@@ -8,8 +8,9 @@
 -- CREATE TRIGGER), and this file updated to match:
 -- tests/integration/db/sql-definitions.test.ts fails while the two differ.
 
--- The offer counts follow every statement on offers, in its transaction, over
--- its transition tables (functions/offers_aggregate_statement.sql).
+-- The offer counts and the makers' offer figures follow every statement on
+-- offers, in its transaction, over its transition tables read once
+-- (functions/offers_aggregate_statement.sql).
 CREATE TRIGGER offers_aggregate_insert AFTER INSERT ON offers
   REFERENCING NEW TABLE AS new_offers FOR EACH STATEMENT EXECUTE FUNCTION offers_aggregate_statement();
 

@@ -1,0 +1,134 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import pino from "pino";
+import postgres from "postgres";
+import { drizzle } from "drizzle-orm/postgres-js";
+import { migrate } from "drizzle-orm/postgres-js/migrator";
+import { connect, disconnect } from "../lib/db/client";
+import { MIGRATIONS_DIR } from "../lib/db/migrate";
+import { startLocalCluster } from "../local/cluster";
+import { freePort, startEmbeddedPostgres } from "../platform/postgres/embedded";
+import { createDatabaseIfMissing } from "../platform/postgres/resolve";
+import { commitBatch, fetchBatch, type FetchedBatch } from "../worker/batch";
+import { createProgramRpc } from "../worker/rpc";
+import { log, ROOT } from "./harness";
+
+// npm run bench:write-path — the write path's CPU alone, on a machine too
+// loaded for bench:scan's figures to compare runs: a ledger of
+// WRITE_LAB_TRANSACTIONS (20000) is fetched and decoded once, then its
+// batches of 500 (the worker's SCAN_BATCH_SIZE) are committed through
+// commitBatch into a fresh database per run, for each variant in turn
+// (WRITE_LAB_ROUNDS rounds, 4, interleaved, so load drifts touch every
+// variant alike). Per run: the committing backend's CPU from /proc and this
+// process's CPU over the commits (building rows and parameters), per
+// transaction; per variant the medians; and a digest of the tables the write
+// path keeps, which must be equal across variants that claim to be exact.
+// A variant is `name=dir` (a migrations folder; `current` is drizzle/) with an
+// optional `+file.sql` run after it: WRITE_LAB_VARIANTS="before=/tmp/drizzle-0009,current=current".
+
+const TRANSACTIONS = Number(process.env.WRITE_LAB_TRANSACTIONS ?? 20_000);
+const ROUNDS = Number(process.env.WRITE_LAB_ROUNDS ?? 4);
+const BATCH = 500;
+const VARIANTS = (process.env.WRITE_LAB_VARIANTS ?? "current=current").split(",").map((spec) => {
+  const [name, rest] = spec.split("=") as [string, string];
+  const [dir, extra] = rest.split("+");
+  return { name, dir: dir === "current" ? MIGRATIONS_DIR : path.resolve(dir!), extra: extra ? readFileSync(path.resolve(extra), "utf8") : null };
+});
+
+/** The tables the write path keeps, each as an md5 of its rows in key order (feed payloads of offers hold the clock: kinds and keys only). */
+const DIGESTS: Record<string, string> = {
+  offers: "select pda, maker, state, remaining_size, ended_signature, closed_signature, closed_at, last_slot, account_slot from offers order by pda",
+  fills: "select * from fills order by signature, ix_index",
+  feed: "select id, kind, signature, slot, offer_pdas, makers, token_mints, payment_mints, case when kind = 'offer' then '' else payload end from feed_events order by id",
+  candles: "select * from candles order by token_mint, payment_mint, resolution, bucket",
+  scanned: "select signature, slot, failed, offer_pdas, finalized from scanned_transactions order by signature",
+  bounds: "select * from fill_slot_bounds order by minute",
+  stats: "select (select row(p.*)::text from protocol_stats p), (select string_agg(row(m.*)::text, ',' order by maker) from maker_stats m), (select string_agg(row(v.*)::text, ',' order by maker, side, token_mint) from maker_volume v), (select string_agg(row(s.*)::text, ',' order by payment_mint) from protocol_mint_stats s)",
+  makers: "select (select string_agg(row(a.*)::text, ',' order by resolution, bucket, maker, payment_mint) from maker_activity a), (select string_agg(row(f.*)::text, ',' order by offer_pda) from offer_first_fills f)",
+};
+
+const backendCpuMs = (pid: number) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * 10;
+};
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+const embedded = await startEmbeddedPostgres({ dataDir: path.join(ROOT, ".data/bench-write-path-pg"), persistent: false, settings: [] });
+const adminUrl = embedded.adminUrl;
+const quiet = pino({ level: "silent" });
+try {
+  log(`building a ledger of ${TRANSACTIONS.toLocaleString()} transactions`);
+  const cluster = await startLocalCluster({ seed: "bench-scan", history: TRANSACTIONS, live: false, archiveHistory: true, port: await freePort() });
+  const rpc = createProgramRpc({
+    url: cluster.env.SOLANA_RPC_URL,
+    programId: cluster.programId,
+    commitment: "confirmed",
+    rps: 0,
+    timeoutMs: 30_000,
+    concurrency: 4,
+    batch: "auto",
+    batchSize: 100,
+    signal: new AbortController().signal,
+    log: quiet,
+  });
+  const refs = cluster.ledger.transactions.map((t) => ({ signature: t.signature, slot: t.slot }));
+
+  const fresh = async (name: string, dir: string, extra: string | null) => {
+    const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+    await admin.unsafe(`drop database if exists ${name} with (force)`);
+    await admin.end();
+    const url = await createDatabaseIfMissing(adminUrl, name);
+    const db = connect(url, { max: 1 });
+    await migrate(db, { migrationsFolder: dir });
+    if (extra) await db.$client.unsafe(extra);
+    await disconnect(db);
+    return url;
+  };
+
+  // Fetched once, from an empty database: every run commits the same batches.
+  const fetchUrl = await fresh("write_lab_fetch", MIGRATIONS_DIR, null);
+  const fetchSql = postgres(fetchUrl, { max: 1, onnotice: () => {} });
+  const batches: FetchedBatch[] = [];
+  for (let i = 0; i < refs.length; i += BATCH) batches.push(await fetchBatch(fetchSql, rpc, cluster.programId, refs.slice(i, i + BATCH)));
+  await fetchSql.end();
+  await cluster.stop();
+  log(`${batches.length} batches fetched`);
+
+  const runs = new Map<string, { backend: number[]; node: number[]; digest: string }>();
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const v of VARIANTS) {
+      const url = await fresh(`write_lab_${v.name.replace(/\W/g, "_")}`, v.dir, v.extra);
+      const sql = postgres(url, { max: 1, onnotice: () => {}, max_lifetime: 0, idle_timeout: 0 });
+      drizzle(sql); // the worker's value handling (see worker/leader-lock.ts)
+      const [{ pid }] = await sql<{ pid: number }[]>`select pg_backend_pid() as pid`;
+      const write = <T>(fn: (tx: postgres.TransactionSql) => Promise<T>) => sql.begin(fn) as Promise<T>;
+      const backendBefore = backendCpuMs(pid);
+      const nodeBefore = process.cpuUsage();
+      for (const fetched of batches) await commitBatch(sql, write, rpc, cluster.programId, fetched, quiet);
+      const node = process.cpuUsage(nodeBefore);
+      const backend = backendCpuMs(pid) - backendBefore;
+      const digests: string[] = [];
+      for (const [table, query] of Object.entries(DIGESTS)) {
+        const [row] = await sql.unsafe(`select md5(coalesce(string_agg(t::text, '|'), '')) as d from (${query}) t`);
+        digests.push(`${table}:${(row!.d as string).slice(0, 8)}`);
+      }
+      await sql.end();
+      const entry = runs.get(v.name) ?? { backend: [], node: [], digest: digests.join(" ") };
+      entry.backend.push(backend / TRANSACTIONS);
+      entry.node.push((node.user + node.system) / 1000 / TRANSACTIONS);
+      if (entry.digest !== digests.join(" ")) entry.digest += ` (round ${round}: ${digests.join(" ")})`;
+      runs.set(v.name, entry);
+      log(`round ${round + 1} ${v.name}: backend ${(backend / TRANSACTIONS).toFixed(3)} ms/tx`);
+    }
+  }
+  console.log(`\nCPU ms/transaction over ${TRANSACTIONS.toLocaleString()} transactions, ${ROUNDS} rounds interleaved`);
+  for (const [name, r] of runs) {
+    console.log(
+      `${name.padEnd(24)} backend ${r.backend.map((x) => x.toFixed(3)).join(" ")}  median ${median(r.backend).toFixed(3)}; ` +
+        `commit JS median ${median(r.node).toFixed(3)}`,
+    );
+    console.log(`${"".padEnd(24)} ${r.digest}`);
+  }
+} finally {
+  await embedded.stop();
+}

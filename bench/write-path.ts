@@ -25,7 +25,10 @@ import { log, ROOT } from "./harness";
 // path keeps, which must be equal across variants that claim to be exact.
 // A variant is `name=dir` (a migrations folder; `current` is drizzle/) with an
 // optional `+file.sql` run after it: WRITE_LAB_VARIANTS="before=/tmp/drizzle-0009,current=current".
+// WRITE_LAB_STATEMENTS=1 prints, for each variant's last run, the statements
+// that took the backend's time (pg_stat_statements, nested ones included).
 
+const STATEMENTS = process.env.WRITE_LAB_STATEMENTS === "1";
 const TRANSACTIONS = Number(process.env.WRITE_LAB_TRANSACTIONS ?? 20_000);
 const ROUNDS = Number(process.env.WRITE_LAB_ROUNDS ?? 4);
 const BATCH = 500;
@@ -53,12 +56,22 @@ const backendCpuMs = (pid: number) => {
 };
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-const embedded = await startEmbeddedPostgres({ dataDir: path.join(ROOT, ".data/bench-write-path-pg"), persistent: false, settings: [] });
+const embedded = await startEmbeddedPostgres({ dataDir: path.join(ROOT, ".data/bench-write-path-pg"), persistent: false,
+  settings: STATEMENTS ? ["-c", "shared_preload_libraries=pg_stat_statements", "-c", "pg_stat_statements.track=all"] : [],
+});
 const adminUrl = embedded.adminUrl;
 const quiet = pino({ level: "silent" });
 try {
   log(`building a ledger of ${TRANSACTIONS.toLocaleString()} transactions`);
-  const cluster = await startLocalCluster({ seed: "bench-scan", history: TRANSACTIONS, live: false, archiveHistory: true, port: await freePort() });
+  const cluster = await startLocalCluster({
+    seed: "bench-scan",
+    history: TRANSACTIONS,
+    live: false,
+    archiveHistory: true,
+    port: await freePort(),
+    // Fixed, so two runs of the lab (code before and after a change) commit the same transactions and their digests compare.
+    genesisUnixMs: Date.parse("2026-11-01T00:00:00Z"),
+  });
   const rpc = createProgramRpc({
     url: cluster.env.SOLANA_RPC_URL,
     programId: cluster.programId,
@@ -81,6 +94,7 @@ try {
     const db = connect(url, { max: 1 });
     await migrate(db, { migrationsFolder: dir });
     if (extra) await db.$client.unsafe(extra);
+    if (STATEMENTS) await db.$client.unsafe("create extension if not exists pg_stat_statements; select pg_stat_statements_reset()");
     await disconnect(db);
     return url;
   };
@@ -111,6 +125,13 @@ try {
       for (const [table, query] of Object.entries(DIGESTS)) {
         const [row] = await sql.unsafe(`select md5(coalesce(string_agg(t::text, '|'), '')) as d from (${query}) t`);
         digests.push(`${table}:${(row!.d as string).slice(0, 8)}`);
+      }
+      if (STATEMENTS && round === ROUNDS - 1) {
+        const top = await sql<{ ms: number; calls: number; query: string }[]>`
+          select round(total_exec_time)::int as ms, calls::int, left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 120) as query
+          from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())
+          order by total_exec_time desc limit 25`;
+        for (const t of top) console.log(`  ${v.name} ${String(t.ms).padStart(6)} ms ${String(t.calls).padStart(6)} calls  ${t.query}`);
       }
       await sql.end();
       const entry = runs.get(v.name) ?? { backend: [], node: [], digest: digests.join(" ") };

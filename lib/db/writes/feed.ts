@@ -51,26 +51,30 @@ export async function appendChanges(tx: Writer, changes: readonly FeedChange[]):
   await takeFeedLock(tx);
   const rows = changes.map((c, ord) => (c.kind === "fill" ? { ord, kind: c.kind, signature: c.signature, ix: c.ixIndex } : { ord, kind: c.kind, pda: c.pda, signature: c.signature ?? null }));
   // Identity values are drawn as the sorted rows are inserted, so ids follow `ord`.
+  // The changes are parsed once (a materialized CTE), not once per branch.
   const inserted = await tx<{ id: string }[]>`
+    with c as materialized (
+      select * from json_to_recordset(${recordset(rows)}::json) as c(ord int, kind text, signature text, ix int, pda text)
+    ),
+    changed_fills as materialized (
+      select c.ord, o.* from c join fills o on c.kind = 'fill' and o.signature = c.signature and o.ix_index = c.ix
+    )
     insert into feed_events (kind, signature, slot, offer_pdas, makers, token_mints, payment_mints, payload)
     select kind, signature, slot, offer_pdas, makers, token_mints, payment_mints, payload from (
-      select c.ord, 'fill' as kind, o.signature, o.slot, array[o.offer_pda] as offer_pdas, array[o.maker] as makers,
+      select o.ord, 'fill' as kind, o.signature, o.slot, array[o.offer_pda] as offer_pdas, array[o.maker] as makers,
         array[o.token_mint] as token_mints, array[o.payment_mint] as payment_mints, (${tx.unsafe(FILL_JSON)})::text as payload
-      from json_to_recordset(${recordset(rows)}::json) as c(ord int, kind text, signature text, ix int, pda text)
-      join fills o on c.kind = 'fill' and o.signature = c.signature and o.ix_index = c.ix
+      from changed_fills o
       union all
       select c.ord, 'offer', c.signature, o.last_slot, array[o.pda], array[o.maker],
         array[o.token_mint], array[o.payment_mint], (${tx.unsafe(OFFER_JSON)})::text
-      from json_to_recordset(${recordset(rows)}::json) as c(ord int, kind text, signature text, ix int, pda text)
-      join offers o on c.kind = 'offer' and o.pda = c.pda
+      from c join offers o on c.kind = 'offer' and o.pda = c.pda
       union all
       select ${changes.length} + m.n, 'candle', null, m.slot, '{}'::text[], '{}'::text[],
         array[m.token_mint], array[m.payment_mint], (${tx.unsafe(CANDLE_EVENT_JSON)})::text
       from (
         select o.token_mint, o.payment_mint, date_bin('1 minute', o.block_time, timestamptz '2000-01-01 00:00:00+00') as minute,
-          max(o.slot) as slot, row_number() over (order by min(c.ord)) as n
-        from json_to_recordset(${recordset(rows)}::json) as c(ord int, kind text, signature text, ix int, pda text)
-        join fills o on c.kind = 'fill' and o.signature = c.signature and o.ix_index = c.ix
+          max(o.slot) as slot, row_number() over (order by min(o.ord)) as n
+        from changed_fills o
         group by 1, 2, 3
       ) m
       order by 1

@@ -114,7 +114,8 @@ try {
       const url = await fresh(`write_lab_${v.name.replace(/\W/g, "_")}`, v.dir, v.extra);
       const sql = postgres(url, { max: 1, onnotice: () => {}, max_lifetime: 0, idle_timeout: 0 });
       drizzle(sql); // the worker's value handling (see worker/leader-lock.ts)
-      const [{ pid }] = await sql<{ pid: number }[]>`select pg_backend_pid() as pid`;
+      const [session] = await sql<{ pid: number }[]>`select pg_backend_pid() as pid`;
+      const pid = session!.pid;
       const write = <T>(fn: (tx: postgres.TransactionSql) => Promise<T>) => sql.begin(fn) as Promise<T>;
       const backendBefore = backendCpuMs(pid);
       const nodeBefore = process.cpuUsage();

@@ -182,6 +182,8 @@ async function main() {
     ["/v1/book (depth 500)", each(s.tokens, (t) => `/v1/book?tokenMint=${t}&paymentMint=${book}&depth=500`)],
     ["/v1/wallets/:address/trades", each(s.makers, (m) => `/v1/wallets/${m}/trades`)],
     ["/v1/wallets/:address/trades?role=taker", each(s.takers, (t) => `/v1/wallets/${t}/trades?role=taker`)],
+    // An export streams every row: a pair's year of fills as CSV (5 M fills over 200 pairs: some 25,000 rows each).
+    ["/v1/fills CSV (a pair's year)", each(s.tokens, (t) => `/v1/fills?format=csv&tokenMint=${t}&paymentMint=${book}&fromTime=${s.hi - 365 * day}&toTime=${s.hi}`)],
     // The aggregator adapters (whole tokens: decimals from the token stand-in). The bench data has no scanned
     // transactions, so the DEXTools blocks are not announced there: latest-block measures the horizon's probes.
     ["/v1/coingecko/tickers", ["/v1/coingecko/tickers"]],

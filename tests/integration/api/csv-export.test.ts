@@ -40,7 +40,7 @@ const fills: NewFill[] = Array.from({ length: FILLS }, (_, i) =>
   }),
 );
 
-const { server, sql } = seededApi({ offers, fills });
+const { server } = seededApi({ offers, fills });
 
 /** Every JSON page of `path` (which has a query) walked by cursor, 200 rows at a time. */
 async function allPages(path: string, key: string): Promise<Record<string, unknown>[]> {

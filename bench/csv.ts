@@ -78,21 +78,28 @@ async function exportOnce(url: string, pid: number, label: string, bytesPerSecon
   let sampledPeak = before.rss;
   const sampler = setInterval(() => (sampledPeak = Math.max(sampledPeak, memory(pid).rss)), 50);
   const started = performance.now();
-  const response = await fetch(target);
-  if (response.status !== 200) throw new Error(`${target} answered ${response.status}: ${await response.text()}`);
   let bytes = 0;
   let lines = 0;
-  const reader = response.body!.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    bytes += value.length;
-    // Rows end in CRLF; a quoted value may hold a bare LF (the bench's base64 signatures do).
-    for (const byte of value) if (byte === 13) lines += 1;
-    if (bytesPerSecond > 0) await new Promise((r) => setTimeout(r, (value.length / bytesPerSecond) * 1000));
+  try {
+    const response = await fetch(target);
+    if (response.status !== 200) throw new Error(`${target} answered ${response.status}: ${await response.text()}`);
+    const reader = response.body!.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      bytes += value.length;
+      // Rows end in CRLF; a quoted value may hold a bare LF (the bench's base64 signatures do).
+      for (const byte of value) if (byte === 13) lines += 1;
+      if (bytesPerSecond > 0) await new Promise((r) => setTimeout(r, (value.length / bytesPerSecond) * 1000));
+    }
+  } catch (error) {
+    // Said here, with how far it got: the sampler would otherwise fail first, on the web process's /proc entry.
+    log(`${label}: the export failed after ${((performance.now() - started) / 1000).toFixed(1)} s, ${(lines - 1).toLocaleString()} rows, ${bytes.toLocaleString()} bytes`);
+    throw error;
+  } finally {
+    clearInterval(sampler);
   }
   const seconds = (performance.now() - started) / 1000;
-  clearInterval(sampler);
   const after = memory(pid);
   const peak = Math.max(sampledPeak, after.peak);
   console.log(

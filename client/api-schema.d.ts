@@ -986,7 +986,7 @@ export interface components {
             risks: ("mint_authority" | "freeze_authority" | "transfer_fee" | "permanent_delegate" | "transfer_hook" | "non_transferable" | "default_frozen" | "pausable")[];
             /**
              * Format: int64
-             * @description The slot of the chain read these facts come from (cached up to 10 minutes)
+             * @description The slot of the chain read these facts come from: a read is reused for 10 minutes, and longer while the chain does not answer
              * @example 312345678
              */
             slot: number;

@@ -173,7 +173,7 @@ export const tokenSafety = z
           "default_frozen, pausable. Empty: none of them.",
         example: ["freeze_authority", "transfer_fee"],
       }),
-    slot: z.number().int().min(0).meta({ description: "The slot of the chain read these facts come from (cached up to 10 minutes)", example: 312345678 }),
+    slot: z.number().int().min(0).meta({ description: "The slot of the chain read these facts come from: a read is reused for 10 minutes, and longer while the chain does not answer", example: 312345678 }),
   })
   .meta({ id: "TokenSafety", description: "What the mint account on chain lets others do to a holder (extension)" });
 

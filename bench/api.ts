@@ -9,7 +9,7 @@ import { createDatabaseIfMissing } from "../platform/postgres/resolve";
 import { markLapsedOffers } from "../lib/db/writes/offers";
 import { FILLS, generate, OFFERS, PAYMENT_MINTS } from "./api-data";
 import { startTokenStandin } from "../local/tokens/index";
-import { cpuSeconds, ensureBuild, load, log, ROOT, spawnServer, startNext, type Load } from "./harness";
+import { cpuSeconds, ensureBuild, load, loadDownloads, log, ROOT, spawnServer, startNext, type Load } from "./harness";
 
 // npm run bench:api — the /v1 endpoints under load at 32 connections through
 // the web launcher (scripts/web.mjs, as `npm run web`) on Node 20 and on Node
@@ -182,6 +182,8 @@ async function main() {
     ["/v1/book (depth 500)", each(s.tokens, (t) => `/v1/book?tokenMint=${t}&paymentMint=${book}&depth=500`)],
     ["/v1/wallets/:address/trades", each(s.makers, (m) => `/v1/wallets/${m}/trades`)],
     ["/v1/wallets/:address/trades?role=taker", each(s.takers, (t) => `/v1/wallets/${t}/trades?role=taker`)],
+    // An export streams every row: a pair's year of fills as CSV (5 M fills over 200 pairs: some 25,000 rows each).
+    ["/v1/fills CSV (a pair's year)", each(s.tokens, (t) => `/v1/fills?format=csv&tokenMint=${t}&paymentMint=${book}&fromTime=${s.hi - 365 * day}&toTime=${s.hi}`)],
     // The aggregator adapters (whole tokens: decimals from the token stand-in). The bench data has no scanned
     // transactions, so the DEXTools blocks are not announced there: latest-block measures the horizon's probes.
     ["/v1/coingecko/tickers", ["/v1/coingecko/tickers"]],
@@ -236,9 +238,10 @@ async function main() {
     paths: string[],
     headersByPath?: ReadonlyMap<string, Record<string, string>>,
     seconds = SECONDS,
+    streamed = false,
   ): Promise<Load & { cpu: number }> => {
     const before = cpuSeconds(pid);
-    const result = await load(url, paths, seconds, CONNECTIONS, {}, headersByPath);
+    const result = streamed ? await loadDownloads(url, paths, seconds, CONNECTIONS) : await load(url, paths, seconds, CONNECTIONS, {}, headersByPath);
     return { ...result, cpu: ((cpuSeconds(pid) - before) * 1e6) / result.requests };
   };
   const figures: string[] = [];
@@ -250,13 +253,17 @@ async function main() {
     for (const [name, paths] of scenarios) {
       const cells: string[] = [];
       const list = !SINGLE.has(name);
+      // A streamed answer (CSV) is downloaded with fetch: autocannon does not count it.
+      const streamed = name.includes("CSV");
+      const run = (url: string, seconds: number, connections = CONNECTIONS) =>
+        streamed ? loadDownloads(url, paths, seconds, connections) : load(url, paths, seconds, connections);
       for (const server of servers) {
-        await load(server.url, paths, WARMUP_SECONDS); // warm the route's code paths and the buffer cache
-        const result = await measure(server.url, server.child.pid, paths);
-        const solo = await load(server.url, paths, SOLO_SECONDS, 1);
-        await load(server.bareUrl, paths, WARMUP_SECONDS);
-        const bare = await measure(server.bareUrl, server.bare.pid, paths);
-        const bareSolo = await load(server.bareUrl, paths, SOLO_SECONDS, 1);
+        await run(server.url, WARMUP_SECONDS); // warm the route's code paths and the buffer cache
+        const result = await measure(server.url, server.child.pid, paths, undefined, SECONDS, streamed);
+        const solo = await run(server.url, SOLO_SECONDS, 1);
+        await run(server.bareUrl, WARMUP_SECONDS);
+        const bare = await measure(server.bareUrl, server.bare.pid, paths, undefined, SECONDS, streamed);
+        const bareSolo = await run(server.bareUrl, SOLO_SECONDS, 1);
         fullRps.set(`${server.label} ${name}`, result.rps);
         const ratio = result.rps / bare.rps;
         const errors = result.errors + solo.errors;

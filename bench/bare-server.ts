@@ -1,11 +1,13 @@
-import { createServer, type Server } from "node:http";
+import { createServer, type Server, type ServerResponse } from "node:http";
 import type { Database } from "../lib/db/client";
 import { CANDLE_RESOLUTIONS, type CandleResolution } from "../web/http/query-schemas";
 import { readBook } from "../lib/db/reads/book";
 import { listCandles } from "../lib/db/reads/candles";
 import { listChartCandles } from "../lib/db/reads/chart-candles";
 import { listWalletTrades, type TradeRole } from "../lib/db/reads/wallet-trades";
-import { listFills, listOfferFills } from "../lib/db/reads/fills";
+import { exportFills, listFills, listOfferFills, type FillFilters } from "../lib/db/reads/fills";
+import { listMakerLeaderboard, type MakerSort } from "../lib/db/reads/makers";
+import type { MakerWindow } from "../lib/db/reads/maker-windows";
 import { getOffer, listOffers } from "../lib/db/reads/offers";
 import { makerStats, protocolStats } from "../lib/db/reads/stats";
 import type { OfferStatus, Side } from "../lib/offer-status";
@@ -15,6 +17,16 @@ import type { OfferStatus, Side } from "../lib/offer-status";
 
 const opt = (q: URLSearchParams, k: string) => q.get(k) ?? undefined;
 const num = (q: URLSearchParams, k: string, d: number) => (q.has(k) ? Number(q.get(k)) : d);
+
+const fillFilters = (q: URLSearchParams): FillFilters => ({
+  taker: opt(q, "taker"),
+  maker: opt(q, "maker"),
+  offerPda: opt(q, "offerPda"),
+  tokenMint: opt(q, "tokenMint"),
+  paymentMint: opt(q, "paymentMint"),
+  fromTime: q.has("fromTime") ? Number(q.get("fromTime")) : undefined,
+  toTime: q.has("toTime") ? Number(q.get("toTime")) : undefined,
+});
 
 async function answer(db: Database, url: URL): Promise<string | undefined> {
   const q = url.searchParams;
@@ -35,19 +47,11 @@ async function answer(db: Database, url: URL): Promise<string | undefined> {
   }
   if (parts[1] === "offers" && parts.length === 3) return getOffer(db, parts[2]!);
   if (parts[1] === "offers" && parts[3] === "fills") return listOfferFills(db, parts[2]!, { ...page, limit: num(q, "limit", 200) });
-  if (parts[1] === "fills") {
-    return listFills(db, {
-      taker: opt(q, "taker"),
-      maker: opt(q, "maker"),
-      offerPda: opt(q, "offerPda"),
-      tokenMint: opt(q, "tokenMint"),
-      paymentMint: opt(q, "paymentMint"),
-      fromTime: q.has("fromTime") ? Number(q.get("fromTime")) : undefined,
-      toTime: q.has("toTime") ? Number(q.get("toTime")) : undefined,
-      ...page,
-    });
+  if (parts[1] === "fills") return listFills(db, { ...fillFilters(q), ...page });
+  if (parts[1] === "makers" && parts.length === 2) {
+    return listMakerLeaderboard(db, { window: (opt(q, "window") ?? "24h") as MakerWindow, sort: (opt(q, "sort") ?? "fills") as MakerSort, paymentMint: opt(q, "paymentMint"), ...page });
   }
-  if (parts[1] === "makers" && parts[3] === "stats") return makerStats(db, parts[2]!);
+  if (parts[1] === "makers" && parts[3] === "stats") return makerStats(db, parts[2]!, (opt(q, "window") ?? "all") as MakerWindow);
   if (parts[1] === "makers" && parts[3] === "offers") {
     return listOffers(db, { status: (opt(q, "status") ?? "open") as OfferStatus, maker: parts[2]!, ...page });
   }
@@ -75,9 +79,23 @@ async function answer(db: Database, url: URL): Promise<string | undefined> {
   return undefined;
 }
 
+/** /v1/fills?format=csv: the same export the web streams, written batch by batch as the socket drains. */
+async function streamCsv(db: Database, url: URL, res: ServerResponse): Promise<void> {
+  res.writeHead(200, { "content-type": "text/csv; charset=utf-8" });
+  for await (const lines of exportFills(db, fillFilters(url.searchParams), opt(url.searchParams, "cursor"))) {
+    if (!res.write(lines)) await new Promise((resolve) => res.once("drain", resolve));
+  }
+  res.end();
+}
+
 export function startBareServer(db: Database, port: number): Promise<Server> {
   const server = createServer((req, res) => {
-    answer(db, new URL(req.url ?? "/", "http://bare"))
+    const url = new URL(req.url ?? "/", "http://bare");
+    if (url.pathname === "/v1/fills" && url.searchParams.get("format") === "csv") {
+      streamCsv(db, url, res).catch(() => res.destroy());
+      return;
+    }
+    answer(db, url)
       .then((body) => {
         res.writeHead(body === undefined ? 404 : 200, { "content-type": "application/json" });
         res.end(body ?? "{}");

@@ -50,6 +50,40 @@ export const startNext = (port: number, env: Record<string, string>, node = proc
     node,
   );
 
+/**
+ * Load as `load` gives it, for answers streamed in chunks (a CSV export):
+ * `connections` loops, each downloading whole answers one after another with
+ * fetch for `seconds`, the bodies read and dropped. autocannon counted no
+ * response at all of a streamed CSV export (bench:api, 2026-11-26).
+ */
+export async function loadDownloads(baseUrl: string, paths: string[], seconds: number, connections = 32): Promise<Load> {
+  const latencies: number[] = [];
+  let errors = 0;
+  let i = 0;
+  const started = performance.now();
+  const until = started + seconds * 1000;
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (performance.now() < until) {
+        const path = paths[i++ % paths.length]!;
+        const sent = performance.now();
+        try {
+          const response = await fetch(baseUrl + path);
+          const reader = response.body?.getReader();
+          while (reader && !(await reader.read()).done);
+          if (response.status < 300) latencies.push(performance.now() - sent);
+          else errors++;
+        } catch {
+          errors++;
+        }
+      }
+    }),
+  );
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { rps: latencies.length / elapsed, requests: latencies.length + errors, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), errors };
+}
+
 export interface Load {
   rps: number;
   requests: number;

@@ -210,7 +210,7 @@ export interface paths {
         };
         /**
          * Token metadata for mints
-         * @description Metadata from the token data provider (cached), decimals from the chain where the provider has none. 502 when the provider failed and nothing cached answers; 503 when our own budget of calls to the provider cannot serve the request in time, or the chain did not answer; both with retry-after.
+         * @description Metadata from the token data provider (cached), decimals from the chain where the provider has none, and each mint's safety read from its account on chain (authorities, token program, the Token-2022 extensions that matter to a buyer) in the same read. 502 when the provider failed and nothing cached answers; 503 when our own budget of calls to the provider cannot serve the request in time, or the chain did not answer; both with retry-after.
          */
         get: operations["listTokens"];
         put?: never;
@@ -929,6 +929,85 @@ export interface components {
             decimals: number | null;
             /** @description The provider's icon, or the app's placeholder image (absolute URL) */
             imageUrl: string;
+            /** @description The token data provider's verified flag; null when the provider does not know the mint (extension) */
+            isVerified: boolean | null;
+            /** @description Read from the mint account on chain, with its decimals, and cached with them; null when the server has no RPC, the address is not a mint, or the chain did not answer in time for a mint whose decimals the provider gave (extension) */
+            safety: components["schemas"]["TokenSafety"] | null;
+        };
+        /** @description What the mint account on chain lets others do to a holder (extension) */
+        TokenSafety: {
+            /**
+             * @description The program that owns the mint: SPL Token or Token-2022
+             * @enum {string}
+             */
+            tokenProgram: "spl-token" | "token-2022";
+            /** @description Who can still mint more; null when the supply is fixed */
+            mintAuthority: string | null;
+            /** @description Who can freeze any holder's token account; null when nobody can */
+            freezeAuthority: string | null;
+            /**
+             * @description Every Token-2022 extension on the mint, by name (camelCase, as spl-token names them; unknown(n) for a newer type); empty for SPL Token
+             * @example [
+             *       "transferFeeConfig",
+             *       "permanentDelegate"
+             *     ]
+             */
+            extensions: string[];
+            /** @description Token-2022 TransferFeeConfig: `older` applies before `newer.epoch`, `newer` from it on; null without the extension */
+            transferFee: {
+                /** @description Who can change the fee; null when nobody can */
+                authority: string | null;
+                older: components["schemas"]["TransferFeeRate"];
+                newer: components["schemas"]["TransferFeeRate"];
+            } | null;
+            /** @description Token-2022 PermanentDelegate: who can transfer or burn any holder's tokens; null without one */
+            permanentDelegate: string | null;
+            /** @description Token-2022 TransferHook: the program every transfer calls (it may refuse it) and who can change it; null without the extension */
+            transferHook: {
+                programId: string | null;
+                authority: string | null;
+            } | null;
+            /** @description Token-2022 NonTransferable: holders cannot transfer the token at all */
+            nonTransferable: boolean;
+            /** @description Token-2022 DefaultAccountState is frozen: new token accounts start frozen until the freeze authority thaws them */
+            defaultFrozen: boolean;
+            /** @description Token-2022 PausableConfig: who can pause every transfer, and whether they are paused now; null without the extension */
+            pausable: {
+                authority: string | null;
+                paused: boolean;
+            } | null;
+            /**
+             * @description The facts above that let someone other than the holder inflate, tax, move, block or freeze the token, in this order: mint_authority, freeze_authority, transfer_fee (a fee above zero or an authority that can set one), permanent_delegate, transfer_hook, non_transferable, default_frozen, pausable. Empty: none of them.
+             * @example [
+             *       "freeze_authority",
+             *       "transfer_fee"
+             *     ]
+             */
+            risks: ("mint_authority" | "freeze_authority" | "transfer_fee" | "permanent_delegate" | "transfer_hook" | "non_transferable" | "default_frozen" | "pausable")[];
+            /**
+             * Format: int64
+             * @description The slot of the chain read these facts come from: a read is reused for 10 minutes, and longer while the chain does not answer
+             * @example 312345678
+             */
+            slot: number;
+        };
+        TransferFeeRate: {
+            /**
+             * @description The epoch from which this fee applies (u64, decimal string)
+             * @example 700
+             */
+            epoch: string;
+            /**
+             * Format: int64
+             * @description Fee in hundredths of a percent of each transfer
+             * @example 50
+             */
+            basisPoints: number;
+            /**
+             * @description The most one transfer pays, in raw token units
+             * @example 5000000
+             */
+            maximumFee: string;
         };
         Trending: {
             items: components["schemas"]["TrendingItem"][];

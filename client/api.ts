@@ -97,7 +97,7 @@ export function createTokenBatcher(fetchTokens: (mints: string[]) => Promise<Tok
       try {
         const tokens = new Map((await fetchTokens(chunk)).map((t) => [t.mint, t]));
         for (const mint of chunk) {
-          const token = tokens.get(mint) ?? { mint, symbol: null, name: null, decimals: null, imageUrl: "/token-placeholder.svg" };
+          const token = tokens.get(mint) ?? { mint, symbol: null, name: null, decimals: null, imageUrl: "/token-placeholder.svg", isVerified: null, safety: null };
           for (const waiter of batch.get(mint) ?? []) waiter.resolve(token);
         }
       } catch (error) {

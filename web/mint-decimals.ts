@@ -10,12 +10,12 @@ import { tokenService } from "./services";
  */
 export const mintDecimals: DecimalsOf = async (mints) => {
   if (mints.length === 0) return new Map();
-  const tokens = await tokenService()
-    .resolve(mints)
+  const decimals = await tokenService()
+    .decimals(mints)
     .catch((error: unknown) => {
       throw tokenApiError(error);
     });
-  return new Map(tokens.flatMap((t) => (t.decimals == null ? [] : [[t.mint, t.decimals] as const])));
+  return new Map([...decimals].flatMap(([mint, d]) => (d == null ? [] : [[mint, d] as const])));
 };
 
 /** Both decimals of a pair, or the caller's 400 naming `param` when a mint's are unknown (its amounts cannot be stated in whole tokens). */

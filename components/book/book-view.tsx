@@ -8,6 +8,7 @@ import { useLiveFeed } from "../live/live-provider";
 import { useToken } from "../data/tokens";
 import { FillsTable } from "../fills/fills-table";
 import { Address } from "../ui/address";
+import { MintRiskNote } from "../ui/mint-risk-note";
 import { Panel } from "../ui/panel";
 import { SideRule } from "../ui/side-rule";
 import { StaleNote } from "../ui/states";
@@ -102,6 +103,8 @@ export function BookView({ tokenMint, paymentMint, initial, feedAfter }: { token
           The decimals of a mint here are unknown, so its amounts and prices are shown in raw units (marked RAW).
         </p>
       )}
+      {/* The token's risks only: the payment mints are the program's own short list. */}
+      <MintRiskNote mint={tokenMint} />
       <SpreadBar asks={askData} bids={bidData} tokenMint={tokenMint} paymentMint={paymentMint} />
       <StaleNote error={asks.error ?? bids.error} />
       <PricePanel tokenMint={tokenMint} paymentMint={paymentMint} />

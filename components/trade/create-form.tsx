@@ -15,6 +15,7 @@ import { createOfferPlan } from "./create-plan";
 import { BalanceLine, fieldClass, Segmented, VersusBest } from "./form-parts";
 import { TokenPicker } from "./token-picker";
 import { useMintFacts } from "./use-mints";
+import { MintRiskNote } from "../ui/mint-risk-note";
 
 const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
 type Mode = "amount" | "total";
@@ -122,6 +123,7 @@ export function CreateForm({ tokenMint: fixedToken, paymentMint: initialPayment,
           ) : (
             <TokenPicker label="Token" value={tokenMint} onChange={setTokenMint} disabled={disabled} />
           )}
+          {tokenOk && <MintRiskNote mint={tokenMint} />}
         </div>
         <label className="space-y-1 sm:col-span-2">
           <span className="text-muted">

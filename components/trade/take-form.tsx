@@ -13,6 +13,7 @@ import { type BalanceNeed, connectionFor, findEscrow, isSol, readMints, readOffe
 import { spendable, useWalletBalances } from "../wallet/use-balances";
 import { BalanceLine, Segmented } from "./form-parts";
 import { useMintFacts } from "./use-mints";
+import { MintRiskNote } from "../ui/mint-risk-note";
 
 const input = "w-full rounded-lg border border-line bg-surface px-3 py-2 text-sm tabular focus-visible:outline-2 focus-visible:outline-accent";
 
@@ -102,6 +103,7 @@ export function TakeForm({ offer, wallet, onClose }: { offer: Offer; wallet: Con
 
   return (
     <div className="space-y-3 text-sm" data-testid="take-form" data-take-offer={offer.pda}>
+      <MintRiskNote mint={offer.tokenMint} />
       <dl>
         <SummaryRow label="Price">
           <span className="font-medium tabular" data-testid="take-price">

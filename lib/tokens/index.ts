@@ -11,7 +11,10 @@
 // Both degrade to stale cached answers while the provider is down. With
 // nothing cached, they throw UpstreamError (502); resolve() throws
 // ChainUnavailable (503) when a mint's decimals could not be read in time.
+// One read of a mint account gives its decimals and its safety facts
+// (authorities, Token-2022 extensions), cached together.
 export { createTokenService } from "./service";
 export { UpstreamError, isUpstreamError, ChainUnavailable, isChainUnavailable, type UpstreamFailure } from "./errors";
-export type { Token, TrendingItem, TrendingResult, TokenService, TokenServiceConfig, TokenServiceStats } from "./types";
-export { mintDecimals, createChainDecimalsReader, TOKEN_PROGRAM_ID, TOKEN_2022_PROGRAM_ID } from "./chain-decimals";
+export type { Token, TokenSafety, TrendingItem, TrendingResult, TokenService, TokenServiceConfig, TokenServiceStats } from "./types";
+export { readMintAccount, createChainMintReader, TOKEN_PROGRAM_ID, TOKEN_2022_PROGRAM_ID, type ChainMint } from "./chain-mints";
+export { MINT_RISKS, type MintRisk, type MintSafety } from "./mint-safety";

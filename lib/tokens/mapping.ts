@@ -1,5 +1,5 @@
 import type { ProviderToken } from "./provider-schema";
-import type { Token, TrendingItem } from "./types";
+import type { Token, TokenSafety, TrendingItem } from "./types";
 
 /** What the service keeps of a known mint: the Token fields that come from the provider. */
 export interface TokenMetadata {
@@ -8,6 +8,8 @@ export interface TokenMetadata {
   decimals: number;
   /** null when the provider has no usable icon; the placeholder is chosen at answer time. */
   icon: string | null;
+  /** Absent in entries cached before the flag was kept: unknown until they are refreshed. */
+  isVerified?: boolean;
 }
 
 const usableIcon = (icon: string | null | undefined): string | null =>
@@ -17,16 +19,23 @@ const orNull = (value: number | null | undefined): number | null =>
   typeof value === "number" && Number.isFinite(value) ? value : null;
 
 export function toMetadata(token: ProviderToken): TokenMetadata {
-  return { symbol: token.symbol, name: token.name, decimals: token.decimals, icon: usableIcon(token.icon) };
+  return { symbol: token.symbol, name: token.name, decimals: token.decimals, icon: usableIcon(token.icon), isVerified: token.isVerified === true };
 }
 
-export function toToken(mint: string, metadata: TokenMetadata | null, chainDecimals: number | null, placeholder: string): Token {
+export function toToken(
+  mint: string,
+  metadata: TokenMetadata | null,
+  chain: { decimals: number | null; safety: TokenSafety | null },
+  placeholder: string,
+): Token {
   return {
     mint,
     symbol: metadata?.symbol ?? null,
     name: metadata?.name ?? null,
-    decimals: metadata?.decimals ?? chainDecimals,
+    decimals: metadata?.decimals ?? chain.decimals,
     imageUrl: metadata?.icon ?? placeholder,
+    isVerified: metadata?.isVerified ?? null,
+    safety: chain.safety,
   };
 }
 

@@ -8,8 +8,8 @@ import { memoryStore, redisStore, tieredStore, type CacheStore } from "./cache-s
 import { fallbackSlotSource, fallbackStore } from "./redis-fallback";
 import { trackRedis, type RedisHealth } from "./redis-health";
 import { throttledReport } from "../resilience";
-import { createChainDecimalsReader, MAX_ACCOUNTS_PER_CALL } from "./chain-decimals";
-import { decimalsKey, lookUpChainDecimals } from "./decimals";
+import { chainMintKey, lookUpChainMints, type CachedChainMint, type ChainAnswer } from "./chain-lookup";
+import { createChainMintReader, MAX_ACCOUNTS_PER_CALL } from "./chain-mints";
 import { ChainUnavailable, UpstreamError } from "./errors";
 import { toMetadata, toToken, toTrendingItem } from "./mapping";
 import { lookUpMetadata, metadataKey, type CachedMetadata } from "./metadata";
@@ -18,8 +18,6 @@ import { readTrending, trendingKey } from "./trending";
 import type { TokenService, TokenServiceConfig, TokenServiceStats, TrendingItem } from "./types";
 
 const HOUR = 3_600_000;
-/** "For good", as a finite number: an entry's freshness is stored as JSON, where Infinity is not a number. */
-const FOREVER_MS = 100 * 365 * 24 * HOUR;
 /** How long an instance trusts its own copy of a Redis entry. */
 const NEAR_CACHE_MS = 2_000;
 
@@ -27,6 +25,10 @@ type ErrorContext = "provider" | "chain" | "redis";
 
 const asUpstreamError = (error: unknown): UpstreamError =>
   error instanceof UpstreamError ? error : new UpstreamError("network", `token provider unavailable: ${String(error)}`, undefined, { cause: error });
+
+/** A mint whose decimals only the chain can give, and the chain could not: the request fails (never `decimals: null`, which means "not a mint"). */
+const chainFailure = (answer: Extract<ChainAnswer, { kind: "unavailable" }>): ChainUnavailable =>
+  answer.error instanceof ChainUnavailable ? answer.error : new ChainUnavailable(`the chain did not answer: ${String(answer.error)}`, { cause: answer.error });
 
 function settingsOf(config: TokenServiceConfig) {
   const unknownTtlMs = config.unknownTtlMs ?? 10 * 60_000;
@@ -47,6 +49,7 @@ function settingsOf(config: TokenServiceConfig) {
     batchWindowMs: config.batchWindowMs ?? 2,
     defaultBackoffMs: config.defaultRateLimitBackoffMs ?? 30_000,
     prefix: config.redisKeyPrefix ?? "tokens:v1:",
+    safetyTtlMs: config.safetyTtlMs ?? 10 * 60_000,
     chainBudgetMs: config.chainBudgetMs ?? 4_000,
     chainAttemptTimeoutMs: Math.min(config.timeoutMs ?? 5_000, config.chainAttemptTimeoutMs ?? 1_500),
     // A dependency that is down fails on every request: one report per context per interval says it all.
@@ -167,7 +170,7 @@ export function createTokenService(config: TokenServiceConfig): TokenService {
   });
 
   const chain = config.rpcUrl
-    ? createChainDecimalsReader(config.rpcUrl, {
+    ? createChainMintReader(config.rpcUrl, {
         timeoutMs: s.chainAttemptTimeoutMs,
         onCall: () => void counters.chainCalls++,
         onRetry: (error) => {
@@ -176,32 +179,43 @@ export function createTokenService(config: TokenServiceConfig): TokenService {
         },
       })
     : undefined;
-  const decimalsBatcher = chain
-    ? createBatcher<number | null>({
+  const chainBatcher = chain
+    ? createBatcher<CachedChainMint>({
         maxBatch: MAX_ACCOUNTS_PER_CALL,
         windowMs: s.batchWindowMs,
         async fetch(mints) {
-          let decimals;
+          let read;
           try {
             // Retried with back-off within the budget; what is not read by then is not cached and fails the request.
-            decimals = await chain.read(mints, { deadlineAt: Date.now() + s.chainBudgetMs });
+            read = await chain.read(mints, { deadlineAt: Date.now() + s.chainBudgetMs });
           } catch (error) {
             counters.chainErrors++;
             s.onError(error, "chain");
             throw new ChainUnavailable(`the chain did not answer within ${s.chainBudgetMs} ms: ${(error as Error).message}`, { cause: error });
           }
+          // A mint is kept for good (its decimals never change), fresh as long as its safety facts are trusted.
           await cache.write(
-            [...decimals].map(([mint, value]) => ({
-              key: decimalsKey(mint),
+            [...read].map(([mint, value]) => ({
+              key: chainMintKey(mint),
               value,
-              freshMs: value === null ? s.unknownTtlMs : FOREVER_MS,
+              freshMs: value === null ? s.unknownTtlMs : s.safetyTtlMs,
               keepMs: value === null ? s.unknownTtlMs : undefined,
             })),
           );
-          return decimals;
+          return read;
         },
       })
     : undefined;
+  const chainDeps = { cache, batcher: chainBatcher, staleWaitMs: s.staleWaitMs, onStale, onCache: s.observe.cache };
+  const metadataDeps = { cache, batcher: metadataBatcher, staleWaitMs: s.staleWaitMs, onStale, onCache: s.observe.cache };
+
+  /** The provider's answers; an outage is an error (502), since nulls would read as "nobody knows this mint". */
+  async function providerMetadata(mints: readonly string[]) {
+    const metadata = await lookUpMetadata(mints, metadataDeps);
+    const outage = [...metadata.values()].find((answer) => answer.kind === "unavailable");
+    if (outage?.kind === "unavailable") throw asUpstreamError(outage.error);
+    return metadata;
+  }
 
   const key = trendingKey(s.trendingLimit);
   const flight = singleFlight<{ entry: Entry<TrendingItem[]>; source: "cache" | "live" }>();
@@ -224,16 +238,35 @@ export function createTokenService(config: TokenServiceConfig): TokenService {
 
   return {
     async resolve(mints) {
-      const metadata = await lookUpMetadata(mints, { cache, batcher: metadataBatcher, staleWaitMs: s.staleWaitMs, onStale, onCache: s.observe.cache });
-      // Nulls here would read as "nobody knows this mint": an outage is an error instead (502).
-      const outage = [...metadata.values()].find((answer) => answer.kind === "unavailable");
-      if (outage?.kind === "unavailable") throw asUpstreamError(outage.error);
-      const fromChain = mints.filter((mint) => metadata.get(mint)!.kind !== "known");
-      const decimals = await lookUpChainDecimals(fromChain, { cache, batcher: decimalsBatcher, onCache: s.observe.cache });
+      // The provider first: when it fails the answer is an error, and the chain has nothing to add.
+      const metadata = await providerMetadata(mints);
+      // Every mint's account is read (its safety), whatever the provider says.
+      const accounts = await lookUpChainMints(mints, "safety", chainDeps);
       return mints.map((mint) => {
         const answer = metadata.get(mint)!;
-        return toToken(mint, answer.kind === "known" ? answer.metadata : null, decimals.get(mint) ?? null, config.placeholderImageUrl);
+        const known = answer.kind === "known" ? answer.metadata : null;
+        const account = accounts.get(mint)!;
+        if (account.kind === "unavailable") {
+          if (!known) throw chainFailure(account);
+          return toToken(mint, known, { decimals: null, safety: null }, config.placeholderImageUrl);
+        }
+        return toToken(mint, known, { decimals: account.mint?.decimals ?? null, safety: account.mint?.safety ?? null }, config.placeholderImageUrl);
       });
+    },
+
+    async decimals(mints) {
+      const metadata = await providerMetadata(mints);
+      const fromChain = mints.filter((mint) => metadata.get(mint)!.kind !== "known");
+      const accounts = await lookUpChainMints(fromChain, "decimals", chainDeps);
+      return new Map(
+        mints.map((mint) => {
+          const answer = metadata.get(mint)!;
+          if (answer.kind === "known") return [mint, answer.metadata.decimals];
+          const account = accounts.get(mint)!;
+          if (account.kind === "unavailable") throw chainFailure(account);
+          return [mint, account.mint?.decimals ?? null];
+        }),
+      );
     },
 
     trending: () => readTrending({ cache, key, refresh: refreshTrending, staleWaitMs: s.staleWaitMs, onStale, onCache: s.observe.cache }),

@@ -1,4 +1,8 @@
 import type Redis from "ioredis";
+import type { MintSafety } from "./mint-safety";
+
+/** A mint's safety facts as of the slot of the chain read they come from. */
+export type TokenSafety = MintSafety & { slot: number };
 
 /** One entry of `/v1/tokens` (docs/api.md#resources, "Token"). */
 export interface Token {
@@ -10,6 +14,14 @@ export interface Token {
   decimals: number | null;
   /** The provider's icon, or the app's placeholder image. */
   imageUrl: string;
+  /** The provider's verified flag; null when the provider does not know the mint. */
+  isVerified: boolean | null;
+  /**
+   * From the mint account on chain; null when no RPC is configured, the
+   * address is not a mint, or (for a mint whose decimals the provider gave)
+   * the chain did not answer in time.
+   */
+  safety: TokenSafety | null;
 }
 
 /**
@@ -84,6 +96,8 @@ export interface TokenServiceConfig {
   defaultRateLimitBackoffMs?: number;
   /** The clock of cache freshness (tests move it to expire entries); the outbound budget always runs on real time. */
   now?: () => number;
+  /** How long a mint's safety facts (authorities, fees) read from the chain are fresh; its decimals are kept for good. Default 600 000. */
+  safetyTtlMs?: number;
   /** Longest the chain's decimals may take, retries included, before a request is answered 503. Default 4 000. */
   chainBudgetMs?: number;
   /** Longest one chain read may take (capped by `timeoutMs`). Default 1 500. */
@@ -115,7 +129,7 @@ export interface TokenServiceStats {
   upstreamRateLimited: number;
   /** Calls refused by our own budget (queue full, wait too long, backing off). */
   budgetRefusals: number;
-  /** Batched getMultipleAccounts requests sent to the RPC node. */
+  /** Batched getMultipleAccounts requests sent to the RPC node (decimals and safety come from the same read). */
   chainCalls: number;
   /** Chain reads that failed for good (the request answered 503). */
   chainErrors: number;
@@ -127,11 +141,18 @@ export interface TokenServiceStats {
 
 export interface TokenService {
   /**
-   * Metadata for validated, de-duplicated mints, in the order given. Throws
-   * UpstreamError when the provider fails and nothing cached answers a mint,
-   * ChainUnavailable when a mint's decimals could not be read from the chain in time.
+   * Metadata and safety for validated, de-duplicated mints, in the order
+   * given. Throws UpstreamError when the provider fails and nothing cached
+   * answers a mint, ChainUnavailable when a mint's decimals could not be read
+   * from the chain in time (a mint the provider knows answers `safety: null` instead).
    */
   resolve(mints: readonly string[]): Promise<Token[]>;
+  /**
+   * Decimals only (null: nobody knows the mint), for amounts in whole tokens:
+   * the chain is read only for mints the provider does not know, and any
+   * cached read answers. Throws as `resolve` does.
+   */
+  decimals(mints: readonly string[]): Promise<Map<string, number | null>>;
   /** The provider's top organic tokens; throws UpstreamError when it fails and nothing cached can answer. */
   trending(): Promise<TrendingResult>;
   stats(): TokenServiceStats;

@@ -1,11 +1,17 @@
 import bs58 from "bs58";
 import { formatUnits, TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from "../../lib/program";
 import type { AccountRecord } from "./state";
-import { isTokenAccountData, MINT_SIZE, nativeReserveOf, TOKEN_ACCOUNT_SIZE } from "./tokens";
+import { isTokenAccountData, MINT_SIZE, mintExtensions, nativeReserveOf, TOKEN_ACCOUNT_SIZE } from "./tokens";
 
 /** Token accounts and mints in the jsonParsed form of a node's account decoder (UiTokenAccount, UiMint). */
 
 const q = (s: string) => JSON.stringify(s);
+
+/** A node's UiExtension of each mint extension the local mints carry, by type, from its (one-key) value. */
+const MINT_EXTENSION_JSON: Record<number, (key: string) => string> = {
+  3: (key) => `{"extension":"mintCloseAuthority","state":{"closeAuthority":${key}}}`,
+  12: (key) => `{"extension":"permanentDelegate","state":{"delegate":${key}}}`,
+};
 
 /** UiTokenAmount: the raw amount as a string, the decimals, and the human amount as a number and as exact text. */
 export function tokenAmountJson(raw: bigint, decimals: number): string {
@@ -30,10 +36,9 @@ export function parsedTokenData(account: AccountRecord, decimalsOf: (mint: strin
   if (d.length === MINT_SIZE || (d.length > TOKEN_ACCOUNT_SIZE && d[TOKEN_ACCOUNT_SIZE] === 1)) {
     const mintAuthority = optionalKey(d, view, 0) ?? "null";
     const freezeAuthority = optionalKey(d, view, 46) ?? "null";
-    // The local mints' only extension is MintCloseAuthority, written right after the account type.
-    const extensions = is2022 && d.length >= TOKEN_ACCOUNT_SIZE + 1 + 4 + 32
-      ? `,"extensions":[{"extension":"mintCloseAuthority","state":{"closeAuthority":${q(bs58.encode(d.subarray(TOKEN_ACCOUNT_SIZE + 5, TOKEN_ACCOUNT_SIZE + 37)))}}}]`
-      : "";
+    // The local mints' extensions: MintCloseAuthority, and PermanentDelegate on a risky one (tokens.ts).
+    const parsed = is2022 ? mintExtensions(d).flatMap(({ type, value }) => MINT_EXTENSION_JSON[type]?.(q(bs58.encode(value))) ?? []) : [];
+    const extensions = parsed.length > 0 ? `,"extensions":[${parsed.join(",")}]` : "";
     const info = `{"decimals":${d[44]},"freezeAuthority":${freezeAuthority},"isInitialized":${d[45] === 1},"mintAuthority":${mintAuthority},"supply":"${view.getBigUint64(36, true)}"${extensions}}`;
     return `{"parsed":{"info":${info},"type":"mint"},"program":"${program}","space":${d.length}}`;
   }

@@ -12,6 +12,12 @@ export interface LocalMint {
   /** What one whole token is worth in USD when the simulator starts; prices then drift. */
   readonly referenceUsd: number;
   readonly role: "token" | "payment";
+  /**
+   * A mint a buyer should be warned about: its authority may also freeze
+   * holders' accounts and, by a PermanentDelegate extension (Token-2022), move
+   * or burn their tokens. Neither changes how the local cluster trades it.
+   */
+  readonly risky?: boolean;
 }
 
 /**
@@ -19,7 +25,8 @@ export interface LocalMint {
  * mainnet addresses and decimals, so a token-metadata service with internet
  * shows real names and logos; the local cluster serves their mint accounts.
  * LTT is a local Token-2022 mint with 0 decimals and no metadata anywhere,
- * for the unknown-token and integer-unit paths.
+ * for the unknown-token and integer-unit paths, and a risky one (freeze
+ * authority, permanent delegate) for the token-safety warnings.
  */
 export const LOCAL_TOKEN_MINTS: readonly LocalMint[] = [
   { address: "JUPyiwrYJFskUPiHa7hkeR8VUtAeFoSYbKedZNsDvCN", symbol: "JUP", name: "Jupiter", decimals: 6, tokenProgram: "spl-token", referenceUsd: 0.85, role: "token" },
@@ -39,6 +46,7 @@ export const LOCAL_TOKEN_MINTS: readonly LocalMint[] = [
     tokenProgram: "token-2022",
     referenceUsd: 12.5,
     role: "token",
+    risky: true,
   },
 ];
 
@@ -67,6 +75,7 @@ export const TOKEN_ACCOUNT_SIZE = 165;
 const TOKEN_2022_ACCOUNT_TYPE_OFFSET = 165;
 const EXTENSION_MINT_CLOSE_AUTHORITY = 3;
 const EXTENSION_IMMUTABLE_OWNER = 7;
+const EXTENSION_PERMANENT_DELEGATE = 12;
 
 function writeU64(view: DataView, offset: number, value: bigint): void {
   view.setBigUint64(offset, value, true);
@@ -75,26 +84,45 @@ function writeU64(view: DataView, offset: number, value: bigint): void {
 /**
  * SPL Token mint layout: mint_authority COption<Pubkey> (36), supply u64 at 36,
  * decimals u8 at 44, is_initialized at 45, freeze_authority COption<Pubkey> at 46.
- * Token-2022 mints carry an account-type byte at 165 and TLV extensions after it.
+ * Token-2022 mints carry an account-type byte at 165 and TLV extensions after
+ * it (u16 type, u16 length, value): here MintCloseAuthority, then for a risky
+ * mint PermanentDelegate, each holding the mint authority.
  */
-export function encodeMint(args: { mintAuthority: Uint8Array; supply: bigint; decimals: number; kind: TokenProgramKind }): Uint8Array {
-  const withExtensions = args.kind === "token-2022";
-  const data = new Uint8Array(withExtensions ? TOKEN_2022_ACCOUNT_TYPE_OFFSET + 1 + 4 + 32 : MINT_SIZE);
+export function encodeMint(args: { mintAuthority: Uint8Array; supply: bigint; decimals: number; kind: TokenProgramKind; risky?: boolean }): Uint8Array {
+  const extensions = args.kind === "token-2022" ? [EXTENSION_MINT_CLOSE_AUTHORITY, ...(args.risky ? [EXTENSION_PERMANENT_DELEGATE] : [])] : [];
+  const data = new Uint8Array(extensions.length > 0 ? TOKEN_2022_ACCOUNT_TYPE_OFFSET + 1 + extensions.length * (4 + 32) : MINT_SIZE);
   const view = new DataView(data.buffer);
   view.setUint32(0, 1, true);
   data.set(args.mintAuthority, 4);
   writeU64(view, 36, args.supply);
   data[44] = args.decimals;
   data[45] = 1;
-  view.setUint32(46, 0, true);
-  if (withExtensions) {
-    data[TOKEN_2022_ACCOUNT_TYPE_OFFSET] = 1;
-    const tlv = TOKEN_2022_ACCOUNT_TYPE_OFFSET + 1;
-    view.setUint16(tlv, EXTENSION_MINT_CLOSE_AUTHORITY, true);
+  if (args.risky) {
+    view.setUint32(46, 1, true);
+    data.set(args.mintAuthority, 50);
+  }
+  if (extensions.length > 0) data[TOKEN_2022_ACCOUNT_TYPE_OFFSET] = 1;
+  extensions.forEach((type, i) => {
+    const tlv = TOKEN_2022_ACCOUNT_TYPE_OFFSET + 1 + i * (4 + 32);
+    view.setUint16(tlv, type, true);
     view.setUint16(tlv + 2, 32, true);
     data.set(args.mintAuthority, tlv + 4);
-  }
+  });
   return data;
+}
+
+/** A Token-2022 mint's extensions as (type, value) pairs, walking its TLV area; empty for an 82-byte mint. */
+export function mintExtensions(data: Uint8Array): Array<{ type: number; value: Uint8Array }> {
+  const out: Array<{ type: number; value: Uint8Array }> = [];
+  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
+  for (let at = TOKEN_2022_ACCOUNT_TYPE_OFFSET + 1; at + 4 <= data.length; ) {
+    const type = view.getUint16(at, true);
+    const end = at + 4 + view.getUint16(at + 2, true);
+    if (type === 0 || end > data.length) break;
+    out.push({ type, value: data.subarray(at + 4, end) });
+    at = end;
+  }
+  return out;
 }
 
 export const NATIVE_MINT = "So11111111111111111111111111111111111111112";

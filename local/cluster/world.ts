@@ -138,7 +138,7 @@ export class World {
 
     const mintAuthority = mintAuthorityKeypair(this.options.seed).publicKeyBytes;
     for (const mint of this.mints) {
-      const data = encodeMint({ mintAuthority, supply: 10n ** 18n, decimals: mint.decimals, kind: mint.tokenProgram });
+      const data = encodeMint({ mintAuthority, supply: 10n ** 18n, decimals: mint.decimals, kind: mint.tokenProgram, risky: mint.risky });
       state.set(mint.address, { lamports: rentExemptLamports(data.length), owner: tokenProgramAddress(mint.tokenProgram), data, executable: false });
     }
 

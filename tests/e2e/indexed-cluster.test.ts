@@ -1,6 +1,7 @@
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { humanPrice } from "../../lib/program/units";
+import { LOCAL_PAYMENT_MINTS, LOCAL_TOKEN_MINTS } from "../../local/cluster/index";
 import type { TokenStandin } from "../../local/tokens";
 import type { WebServer } from "../helpers/server";
 import { isolate, watchConsole, watchRequests } from "./browser";
@@ -131,6 +132,27 @@ describe("the explorer on indexed local-cluster data", { timeout: 90_000 }, () =
     expect(tries.size).toBeGreaterThan(3);
     expect([...tries.values()].every((n) => n === 1), "each icon tried once").toBe(true);
     expect(placeholderLoads).toBeLessThanOrEqual(2); // cached after the first; a loop would ask again and again
+    await context.close();
+  });
+
+  it("warns on the book of the cluster's risky mint (its freeze authority and permanent delegate), not on one whose supply can merely grow", async () => {
+    const risky = LOCAL_TOKEN_MINTS.find((m) => m.risky)!;
+    const plain = LOCAL_TOKEN_MINTS.find((m) => m.symbol === "JUP")!;
+    const usdc = LOCAL_PAYMENT_MINTS.find((m) => m.symbol === "USDC")!.address;
+    const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
+    await isolate(context, server.baseUrl);
+    const page = await context.newPage();
+    await page.goto(`${server.baseUrl}/book/${risky.address}/${usdc}`, { waitUntil: "networkidle" });
+    const note = page.getByTestId("mint-risk");
+    await note.waitFor();
+    expect(await note.getAttribute("data-risks")).toBe("mint_authority freeze_authority permanent_delegate");
+    expect(await note.textContent()).toContain("a permanent delegate can move or burn anyone's tokens");
+    expect(await note.getAttribute("role")).toBe("note");
+
+    await page.goto(`${server.baseUrl}/book/${plain.address}/${usdc}`, { waitUntil: "networkidle" });
+    await page.getByTestId("best-ask").waitFor();
+    expect((await server.json(`/v1/tokens?mints=${plain.address}`)).body.tokens[0].safety.risks).toEqual(["mint_authority"]);
+    expect(await page.getByTestId("mint-risk").count()).toBe(0);
     await context.close();
   });
 });

@@ -65,26 +65,43 @@ describe("trending item", () => {
 });
 
 describe("token", () => {
-  it("maps symbol, name, decimals and icon", () => {
+  const NO_CHAIN = { decimals: null, safety: null };
+
+  it("maps symbol, name, decimals, icon and the verified flag", () => {
     const bonk = jupiterToken(spec(BONK));
-    expect(toToken(BONK, toMetadata(provided(spec(BONK))), null, PLACEHOLDER)).toEqual({ mint: BONK, symbol: "Bonk", name: "Bonk", decimals: 5, imageUrl: bonk.icon });
-    expect(toToken(SOL, toMetadata(provided(spec(SOL))), null, PLACEHOLDER)).toMatchObject({ symbol: "SOL", name: "Wrapped SOL", decimals: 9 });
-    expect(toToken(USDC, toMetadata(provided(spec(USDC))), null, PLACEHOLDER)).toMatchObject({ symbol: "USDC", decimals: 6 });
-    expect(toToken(ICONLESS.mint, toMetadata(provided(ICONLESS)), null, PLACEHOLDER)).toEqual({
+    expect(toToken(BONK, toMetadata(provided(spec(BONK))), NO_CHAIN, PLACEHOLDER)).toEqual({
+      mint: BONK,
+      symbol: "Bonk",
+      name: "Bonk",
+      decimals: 5,
+      imageUrl: bonk.icon,
+      isVerified: true,
+      safety: null,
+    });
+    expect(toToken(SOL, toMetadata(provided(spec(SOL))), NO_CHAIN, PLACEHOLDER)).toMatchObject({ symbol: "SOL", name: "Wrapped SOL", decimals: 9 });
+    expect(toToken(USDC, toMetadata(provided(spec(USDC))), NO_CHAIN, PLACEHOLDER)).toMatchObject({ symbol: "USDC", decimals: 6 });
+    expect(toToken(ICONLESS.mint, toMetadata(provided(ICONLESS)), NO_CHAIN, PLACEHOLDER)).toEqual({
       mint: ICONLESS.mint,
       symbol: "NOICON",
       name: "Iconless Token",
       decimals: 8,
       imageUrl: PLACEHOLDER,
+      isVerified: false,
+      safety: null,
     });
   });
 
-  it("answers a mint the provider does not know with null symbol and name, and the chain's decimals when it has them", () => {
-    expect(toToken(BONK, null, null, PLACEHOLDER)).toEqual({ mint: BONK, symbol: null, name: null, decimals: null, imageUrl: PLACEHOLDER });
-    expect(toToken(BONK, null, 7, PLACEHOLDER)).toEqual({ mint: BONK, symbol: null, name: null, decimals: 7, imageUrl: PLACEHOLDER });
+  it("answers a mint the provider does not know with null symbol, name and verified flag, and the chain's decimals when it has them", () => {
+    expect(toToken(BONK, null, NO_CHAIN, PLACEHOLDER)).toEqual({ mint: BONK, symbol: null, name: null, decimals: null, imageUrl: PLACEHOLDER, isVerified: null, safety: null });
+    expect(toToken(BONK, null, { decimals: 7, safety: null }, PLACEHOLDER)).toMatchObject({ decimals: 7, isVerified: null });
   });
 
   it("prefers the provider's decimals to the chain's", () => {
-    expect(toToken(USDC, toMetadata(provided(spec(USDC))), 9, PLACEHOLDER).decimals).toBe(6);
+    expect(toToken(USDC, toMetadata(provided(spec(USDC))), { decimals: 9, safety: null }, PLACEHOLDER).decimals).toBe(6);
+  });
+
+  it("reads a metadata entry cached before the verified flag was kept as not knowing it", () => {
+    const { isVerified: _dropped, ...older } = toMetadata(provided(spec(USDC)));
+    expect(toToken(USDC, older, NO_CHAIN, PLACEHOLDER).isVerified).toBeNull();
   });
 });

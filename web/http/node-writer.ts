@@ -94,6 +94,23 @@ export async function writeAnswer(req: IncomingMessage, res: ServerResponse, ans
   res.end(coded);
 }
 
+/**
+ * Resolves when the socket takes writes again or the client has gone; the
+ * other listener is removed, or a long export (a wait per full socket) would
+ * pile them on the response.
+ */
+export function drainedOrClosed(res: ServerResponse): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      res.off("drain", done);
+      res.off("close", done);
+      resolve();
+    };
+    res.on("drain", done);
+    res.on("close", done);
+  });
+}
+
 /** The event stream, written as its frames come, pausing while the socket is full; it ends when the client goes. */
 async function pipeStream(res: ServerResponse, status: number, headers: Record<string, string>, stream: ReadableStream<Uint8Array>, head: boolean): Promise<void> {
   res.writeHead(status, headers);
@@ -109,7 +126,7 @@ async function pipeStream(res: ServerResponse, status: number, headers: Record<s
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (!res.write(value)) await new Promise<void>((resolve) => res.once("drain", resolve).once("close", resolve));
+      if (!res.write(value)) await drainedOrClosed(res);
       if (res.destroyed) return;
     }
     res.end();

@@ -135,9 +135,8 @@ const FILL_PROJECTION = projection(FILL_FIELDS);
  * without its limit), a Fill's fields as columns.
  */
 export function exportFills(db: Database, filters: FillFilters, cursor?: string): AsyncGenerator<string> {
-  const sql = db.$client;
-  const query = sql`select ${sql.unsafe(FILL_PROJECTION)} from fills o
+  const query = (sql: postgres.Sql) => sql`select ${sql.unsafe(FILL_PROJECTION)} from fills o
     where ${and(sql, pageConditions(sql, filters, cursor))}
     order by ${sql.unsafe(NEWEST_FIRST)}`;
-  return csvLines(query, Object.keys(FILL_FIELDS));
+  return csvLines(db.$client, query, Object.keys(FILL_FIELDS));
 }

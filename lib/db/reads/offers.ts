@@ -159,17 +159,19 @@ const OFFER_PROJECTION = projection(OFFER_FIELDS);
  * its limit.
  */
 export function exportOffers(db: Database, p: OfferFilters & { sort?: "created" | "price"; cursor?: string }): AsyncGenerator<string> {
-  const sql = db.$client;
-  const filters = filterConditions(sql, p);
   const after = p.cursor ? decodeOfferCursor(p.cursor) : undefined;
-  if (after) filters.push(sql`(created_at, pda) < (to_timestamp(${after.createdAt}), ${after.pda})`);
   const order = p.sort === "price" ? BOOK_ORDER : NEWEST_FIRST;
   // The sort keys under names of their own: the fields' keys (pda, side) name the rendered values.
   const keyed = order.replace(/\b(side|price|created_at|pda)\b/g, "k_$1");
-  const branches = statusBranches(sql, p.status).map(
-    (status) => sql`(select side as k_side, price as k_price, created_at as k_created_at, pda as k_pda, ${sql.unsafe(OFFER_PROJECTION)}
-      from offers o where ${and(sql, [status, ...filters])} order by ${sql.unsafe(order)})`,
-  );
-  const union = branches.reduce((all, next) => sql`${all} union all ${next}`);
-  return csvLines(sql`select * from (${union}) u order by ${sql.unsafe(keyed)}`, Object.keys(OFFER_FIELDS));
+  const query = (sql: postgres.Sql) => {
+    const filters = filterConditions(sql, p);
+    if (after) filters.push(sql`(created_at, pda) < (to_timestamp(${after.createdAt}), ${after.pda})`);
+    const branches = statusBranches(sql, p.status).map(
+      (status) => sql`(select side as k_side, price as k_price, created_at as k_created_at, pda as k_pda, ${sql.unsafe(OFFER_PROJECTION)}
+        from offers o where ${and(sql, [status, ...filters])} order by ${sql.unsafe(order)})`,
+    );
+    const union = branches.reduce((all, next) => sql`${all} union all ${next}`);
+    return sql`select * from (${union}) u order by ${sql.unsafe(keyed)}`;
+  };
+  return csvLines(db.$client, query, Object.keys(OFFER_FIELDS));
 }

@@ -95,9 +95,9 @@ export function walletTradesExportStatement(role: TradeRole, afterCursor: boolea
 
 /** GET /v1/wallets/:address/trades as CSV: every trade of the role, after `cursor` when given, newest first. */
 export function exportWalletTrades(db: Database, q: { address: string; role: TradeRole; cursor?: string }): AsyncGenerator<string> {
-  const sql = db.$client;
   const after = q.cursor ? decodeFillCursor(q.cursor) : undefined;
   const params: (string | number)[] = [q.address];
   if (after) params.push(after.slot.toString(), after.signature, after.ixIndex);
-  return csvLines(sql.unsafe(walletTradesExportStatement(q.role, after !== undefined), params), Object.keys(WALLET_TRADE_FIELDS));
+  const statement = walletTradesExportStatement(q.role, after !== undefined);
+  return csvLines(db.$client, (sql) => sql.unsafe(statement, params), Object.keys(WALLET_TRADE_FIELDS));
 }

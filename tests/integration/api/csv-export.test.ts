@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertOffer, recordFills, type NewFill, type NewOffer } from "../../../lib/db/writes/index";
-import { createTestDatabase, type TestDatabase } from "../../helpers/database";
+import { describe, expect, it } from "vitest";
+import type { NewFill, NewOffer } from "../../../lib/db/writes/index";
 import { addressOf, fillFixture, offerFixture, signatureOf, USDT } from "../../helpers/fixtures";
-import { startWebServer, type WebServer } from "../../helpers/server";
+import { seededApi } from "../../helpers/seeded-api";
 
 // CSV exports over real PostgreSQL and HTTP: format=csv or Accept: text/csv
 // on /v1/fills, /v1/offers and /v1/wallets/:address/trades answer every row
 // the filters select, from the cursor on, in the list's order: the same rows,
 // field for field, as walking the JSON pages to their end. (The 1 M-row
 // export's memory is measured by `npm run bench:csv`, not here.)
-
-let database: TestDatabase;
-let server: WebServer;
-const sql = () => database.db.$client;
 
 const ALICE = addressOf("csv:alice");
 const BOB = addressOf("csv:bob");
@@ -45,17 +40,7 @@ const fills: NewFill[] = Array.from({ length: FILLS }, (_, i) =>
   }),
 );
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  for (const offer of offers) await insertOffer(sql(), offer);
-  await recordFills(sql(), fills);
-  server = await startWebServer({ DATABASE_URL: database.url });
-});
-
-afterAll(async () => {
-  await server?.stop();
-  await database?.drop();
-});
+const { server } = seededApi({ offers, fills });
 
 /** Every JSON page of `path` (which has a query) walked by cursor, 200 rows at a time. */
 async function allPages(path: string, key: string): Promise<Record<string, unknown>[]> {

@@ -1,20 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertOffer, recordFills, type NewFill, type NewOffer } from "../../../lib/db/writes/index";
+import { describe, expect, it } from "vitest";
+import { recordFills, type NewFill, type NewOffer } from "../../../lib/db/writes/index";
 import { makerLeaderboardStatement } from "../../../lib/db/reads/makers";
 import { MAKER_WINDOW_NAMES } from "../../../lib/db/reads/maker-windows";
-import { createTestDatabase, type TestDatabase } from "../../helpers/database";
 import { addressOf, fillFixture, offerFixture, signatureOf, USDC, USDT } from "../../helpers/fixtures";
-import { startWebServer, type WebServer } from "../../helpers/server";
+import { seededApi } from "../../helpers/seeded-api";
 
 // GET /v1/makers (the leaderboard of a window) and the makers' figures on
 // /v1/makers/:maker/stats (fill rate, median wait for a first fill, activity
 // in a window), over real PostgreSQL and HTTP: kept by the triggers of
 // migration 0009 in maker_activity and offer_first_fills, undone by a
 // rollback, equal to a rebuild from the rows, and read without the fills table.
-
-let database: TestDatabase;
-let server: WebServer;
-const sql = () => database.db.$client;
 
 const ALICE = addressOf("maker:alice");
 const BOB = addressOf("maker:bob");
@@ -52,17 +47,7 @@ const fills: NewFill[] = [
   fill("c1", 4, ago(59 * DAY), 100n, 50n, 0n), // a day
 ];
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  for (const offer of offers) await insertOffer(sql(), offer);
-  await recordFills(sql(), fills);
-  server = await startWebServer({ DATABASE_URL: database.url });
-});
-
-afterAll(async () => {
-  await server?.stop();
-  await database?.drop();
-});
+const { server, sql } = seededApi({ offers, fills });
 
 const makersOf = (body: { makers: { maker: string }[] }) => body.makers.map((m) => m.maker);
 

@@ -1,8 +1,10 @@
+import { Keypair } from "@solana/web3.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTokenStandin, type TokenStandin, UNKNOWN_MINTS, WELL_KNOWN } from "../../../local/tokens/index";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
 import { startWebServer, type WebServer } from "../../helpers/server";
 import { startTestRpc, type TestRpc } from "../tokens/helpers/rpc-server";
+import { AccountState } from "../../helpers/mint-account";
 
 /** A port nothing listens on: taken from the OS, then released. */
 async function closedPort(): Promise<number> {
@@ -45,7 +47,8 @@ describe("GET /v1/tokens", () => {
     expect(headers.get("cache-control")).toMatch(/^public, max-age=\d+, s-maxage=\d+, stale-while-revalidate=\d+$/);
     expect(body.tokens.map((t: { mint: string }) => t.mint)).toEqual(mints);
     const usdc = (await server.json(`/v1/tokens?mints=${USDC.mint}`)).body.tokens[0];
-    expect(usdc).toEqual({ mint: USDC.mint, symbol: "USDC", name: USDC.name, decimals: 6, imageUrl: expect.stringMatching(/^https?:\/\//) });
+    // No RPC configured here: nothing says what the mint account allows.
+    expect(usdc).toEqual({ mint: USDC.mint, symbol: "USDC", name: USDC.name, decimals: 6, imageUrl: expect.stringMatching(/^https?:\/\//), isVerified: true, safety: null });
   });
 
   it("folds duplicate mints", async () => {
@@ -58,7 +61,7 @@ describe("GET /v1/tokens", () => {
     const { status, body } = await server.json(`/v1/tokens?mints=${unknown}`);
     expect(status).toBe(200);
     expect(body.tokens).toEqual([
-      { mint: unknown, symbol: null, name: null, decimals: null, imageUrl: `${server.baseUrl}/token-placeholder.svg` },
+      { mint: unknown, symbol: null, name: null, decimals: null, imageUrl: `${server.baseUrl}/token-placeholder.svg`, isVerified: null, safety: null },
     ]);
     const image = await server.get("/token-placeholder.svg");
     expect(image.status).toBe(200);
@@ -137,6 +140,74 @@ describe("provider outage on /v1/tokens", () => {
       provider.setMode("ok");
       await fresh.stop();
     }
+  });
+});
+
+describe("token safety from the mint accounts on chain", () => {
+  let rpc: TestRpc;
+  let web: WebServer;
+
+  beforeAll(async () => {
+    rpc = await startTestRpc();
+    web = await startWebServer({ DATABASE_URL: database.url, TOKEN_API_URL: provider.url, TOKEN_API_RPM: "600", SOLANA_RPC_URL: rpc.url });
+  });
+  afterAll(async () => {
+    await web?.stop();
+    await rpc?.stop();
+  });
+
+  it("says who can mint and freeze, the token program, and the Token-2022 extensions a buyer must know, beside the provider's verified flag", async () => {
+    const key = () => Keypair.generate().publicKey;
+    const freezer = key();
+    const feeSetter = key();
+    const hook = key();
+    rpc.addMint(6, { address: USDC.mint, program: "token", mint: { freezeAuthority: freezer } });
+    const risky = rpc.addMint(9, {
+      mint: {
+        mintAuthority: null,
+        freezeAuthority: freezer,
+        transferFee: { authority: feeSetter, older: { epoch: 0n, basisPoints: 0, maximumFee: 0n }, newer: { epoch: 12n, basisPoints: 100, maximumFee: 5_000_000_000n } },
+        transferHook: { programId: hook, authority: null },
+        defaultState: AccountState.Frozen,
+      },
+    });
+    const fixed = rpc.addMint(0, { program: "token", mint: { mintAuthority: null } });
+
+    const { status, body } = await web.json(`/v1/tokens?mints=${USDC.mint},${risky},${fixed}`);
+    expect(status).toBe(200);
+    const [usdc, taxed, plain] = body.tokens;
+    expect(usdc).toMatchObject({ symbol: "USDC", isVerified: true, safety: { tokenProgram: "spl-token", freezeAuthority: freezer.toBase58(), risks: ["mint_authority", "freeze_authority"] } });
+    expect(taxed).toEqual({
+      mint: risky,
+      symbol: null,
+      name: null,
+      decimals: 9,
+      imageUrl: `${web.baseUrl}/token-placeholder.svg`,
+      isVerified: null,
+      safety: {
+        tokenProgram: "token-2022",
+        mintAuthority: null,
+        freezeAuthority: freezer.toBase58(),
+        extensions: ["transferFeeConfig", "transferHook", "defaultAccountState"],
+        transferFee: {
+          authority: feeSetter.toBase58(),
+          older: { epoch: "0", basisPoints: 0, maximumFee: "0" },
+          newer: { epoch: "12", basisPoints: 100, maximumFee: "5000000000" },
+        },
+        permanentDelegate: null,
+        transferHook: { programId: hook.toBase58(), authority: null },
+        nonTransferable: false,
+        defaultFrozen: true,
+        pausable: null,
+        risks: ["freeze_authority", "transfer_fee", "transfer_hook", "default_frozen"],
+        slot: 1234,
+      },
+    });
+    expect(plain.safety).toMatchObject({ tokenProgram: "spl-token", mintAuthority: null, freezeAuthority: null, extensions: [], risks: [] });
+    // One read of the three accounts gave the decimals and the safety; the next request reads nothing.
+    expect(rpc.calls).toEqual([3]);
+    expect((await web.json(`/v1/tokens?mints=${risky}`)).body.tokens[0]).toEqual(taxed);
+    expect(rpc.calls).toEqual([3]);
   });
 });
 

@@ -1,18 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { insertOffer, recordFills, type NewFill, type NewOffer } from "../../../lib/db/writes/index";
+import { describe, expect, it } from "vitest";
+import type { NewFill, NewOffer } from "../../../lib/db/writes/index";
 import { walletTradesStatement } from "../../../lib/db/reads/wallet-trades";
-import { createTestDatabase, type TestDatabase } from "../../helpers/database";
 import { addressOf, fillFixture, offerFixture, signatureOf } from "../../helpers/fixtures";
-import { startWebServer, type WebServer } from "../../helpers/server";
+import { seededApi } from "../../helpers/seeded-api";
 
 // GET /v1/wallets/:address/trades over real PostgreSQL and HTTP: a wallet's
 // fills as the offer's maker, as the taker, or either, each with its role,
 // newest first and paged by the fill feed's keyset cursor; each role read
 // from its own fills index.
-
-let database: TestDatabase;
-let server: WebServer;
-const sql = () => database.db.$client;
 
 const ALICE = addressOf("wallet:alice");
 const BOB = addressOf("wallet:bob");
@@ -58,17 +53,7 @@ function expected(wallet: string, role: "maker" | "taker" | "any") {
 const shape = (rows: { role: string; signature: string; ixIndex: number; taker: string; maker: string }[]) =>
   rows.map(({ role, signature, ixIndex, taker, maker }) => ({ role, signature, ixIndex, taker, maker }));
 
-beforeAll(async () => {
-  database = await createTestDatabase();
-  for (const offer of offers) await insertOffer(sql(), offer);
-  await recordFills(sql(), fills);
-  server = await startWebServer({ DATABASE_URL: database.url });
-});
-
-afterAll(async () => {
-  await server?.stop();
-  await database?.drop();
-});
+const { server, sql } = seededApi({ offers, fills });
 
 describe("GET /v1/wallets/:address/trades", () => {
   it("answers each fill's role and the Fill's fields, newest first, exact strings", async () => {

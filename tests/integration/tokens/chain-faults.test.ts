@@ -31,7 +31,9 @@ describe("one RPC request in five failing", () => {
 
       // One request per mint, one after another: every fifth chain read fails.
       for (const { mint, decimals } of mints) {
-        expect(await service.resolve([mint])).toEqual([{ mint, symbol: null, name: null, decimals, imageUrl: PLACEHOLDER }]);
+        expect(await service.resolve([mint])).toEqual([
+          { mint, symbol: null, name: null, decimals, imageUrl: PLACEHOLDER, isVerified: null, safety: expect.objectContaining({ tokenProgram: "spl-token" }) },
+        ]);
       }
       expect(rpc.failures()).toBeGreaterThanOrEqual(8);
       expect(service.stats().chainRetries).toBe(rpc.failures());

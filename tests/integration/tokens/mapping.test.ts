@@ -68,7 +68,7 @@ describe("token mapping", () => {
     const tokens = await service.resolve(UNKNOWN_MINTS);
     await service.close();
     for (const [i, token] of tokens.entries()) {
-      expect(token).toEqual({ mint: UNKNOWN_MINTS[i], symbol: null, name: null, decimals: null, imageUrl: PLACEHOLDER });
+      expect(token).toEqual({ mint: UNKNOWN_MINTS[i], symbol: null, name: null, decimals: null, imageUrl: PLACEHOLDER, isVerified: null, safety: null });
     }
   });
 

@@ -60,7 +60,7 @@ describe("with REDIS_URL", () => {
     expect(cachedB).toMatchObject({ source: "cache", fetchedAt: liveA.fetchedAt, count: liveA.count });
     expect(b.stats()).toMatchObject({ upstreamCalls: 0, chainCalls: 0 });
     expect(standin.stats().requests).toBe(2);
-    expect(rpc.calls).toEqual([1]);
+    expect(rpc.calls).toEqual([2]); // both accounts, in one read: USDC for its safety, the other for its decimals too
     await Promise.all([a.close(), b.close()]);
   });
 

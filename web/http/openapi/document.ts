@@ -257,7 +257,9 @@ export function openApiDocument() {
         operationId: "listTokens",
         summary: "Token metadata for mints",
         description:
-          "Metadata from the token data provider (cached), decimals from the chain where the provider has none. 502 when the provider " +
+          "Metadata from the token data provider (cached), decimals from the chain where the provider has none, and each mint's safety " +
+          "read from its account on chain (authorities, token program, the Token-2022 extensions that matter to a buyer) in the same read. " +
+          "502 when the provider " +
           "failed and nothing cached answers; 503 when our own budget of calls to the provider cannot serve the request in time, or the " +
           "chain did not answer; both with retry-after.",
         tags: ["tokens"],

@@ -18,6 +18,7 @@ import { MAX_CANDLES, MAX_MINTS } from "../query-schemas";
 /** The provider's trending list is asked for at most this many (lib/tokens/service.ts clamps trendingLimit). */
 const MAX_TRENDING = 100;
 import { OFFER_STATUSES } from "../../../lib/offer-status";
+import { MINT_RISKS } from "../../../lib/tokens/mint-safety";
 
 // The /v1 response bodies as zod schemas: the OpenAPI document is generated
 // from them (web/http/openapi/document.ts), and the API suites check every
@@ -125,6 +126,57 @@ export const makerRank = bodyOf(MAKER_RANK_FIELDS, {
 }).meta({ id: "MakerRank" });
 export const makerLeaderboard = z.object({ makers: z.array(makerRank).max(MAX_LIMIT), limit: count, offset: count, nextCursor }).meta({ id: "MakerLeaderboard" });
 
+const optionalAddress = (description: string) => address.nullable().meta({ description });
+const u64Text = z.string().regex(/^\d+$/).max(20);
+const transferFeeRate = z
+  .object({
+    epoch: u64Text.meta({ description: "The epoch from which this fee applies (u64, decimal string)", example: "700" }),
+    basisPoints: z.number().int().min(0).max(65_535).meta({ description: "Fee in hundredths of a percent of each transfer", example: 50 }),
+    maximumFee: amount.meta({ description: "The most one transfer pays, in raw token units", example: "5000000" }),
+  })
+  .meta({ id: "TransferFeeRate" });
+export const tokenSafety = z
+  .object({
+    tokenProgram: z.enum(["spl-token", "token-2022"]).meta({ description: "The program that owns the mint: SPL Token or Token-2022" }),
+    mintAuthority: optionalAddress("Who can still mint more; null when the supply is fixed"),
+    freezeAuthority: optionalAddress("Who can freeze any holder's token account; null when nobody can"),
+    extensions: z
+      .array(z.string().max(64))
+      .max(64)
+      .meta({ description: "Every Token-2022 extension on the mint, by name (camelCase, as spl-token names them; unknown(n) for a newer type); empty for SPL Token", example: ["transferFeeConfig", "permanentDelegate"] }),
+    transferFee: z
+      .object({
+        authority: optionalAddress("Who can change the fee; null when nobody can"),
+        older: transferFeeRate,
+        newer: transferFeeRate,
+      })
+      .nullable()
+      .meta({ description: "Token-2022 TransferFeeConfig: `older` applies before `newer.epoch`, `newer` from it on; null without the extension" }),
+    permanentDelegate: optionalAddress("Token-2022 PermanentDelegate: who can transfer or burn any holder's tokens; null without one"),
+    transferHook: z
+      .object({ programId: address.nullable(), authority: address.nullable() })
+      .nullable()
+      .meta({ description: "Token-2022 TransferHook: the program every transfer calls (it may refuse it) and who can change it; null without the extension" }),
+    nonTransferable: z.boolean().meta({ description: "Token-2022 NonTransferable: holders cannot transfer the token at all" }),
+    defaultFrozen: z.boolean().meta({ description: "Token-2022 DefaultAccountState is frozen: new token accounts start frozen until the freeze authority thaws them" }),
+    pausable: z
+      .object({ authority: address.nullable(), paused: z.boolean() })
+      .nullable()
+      .meta({ description: "Token-2022 PausableConfig: who can pause every transfer, and whether they are paused now; null without the extension" }),
+    risks: z
+      .array(z.enum(MINT_RISKS))
+      .max(MINT_RISKS.length)
+      .meta({
+        description:
+          "The facts above that let someone other than the holder inflate, tax, move, block or freeze the token, in this order: mint_authority, " +
+          "freeze_authority, transfer_fee (a fee above zero or an authority that can set one), permanent_delegate, transfer_hook, non_transferable, " +
+          "default_frozen, pausable. Empty: none of them.",
+        example: ["freeze_authority", "transfer_fee"],
+      }),
+    slot: z.number().int().min(0).meta({ description: "The slot of the chain read these facts come from: a read is reused for 10 minutes, and longer while the chain does not answer", example: 312345678 }),
+  })
+  .meta({ id: "TokenSafety", description: "What the mint account on chain lets others do to a holder (extension)" });
+
 export const token = z
   .object({
     mint: address.meta({ example: EXAMPLE_MINT }),
@@ -132,6 +184,12 @@ export const token = z
     name: z.string().nullable(),
     decimals: z.number().int().min(0).nullable(),
     imageUrl: z.string().meta({ description: "The provider's icon, or the app's placeholder image (absolute URL)" }),
+    isVerified: z.boolean().nullable().meta({ description: "The token data provider's verified flag; null when the provider does not know the mint (extension)" }),
+    safety: tokenSafety.nullable().meta({
+      description:
+        "Read from the mint account on chain, with its decimals, and cached with them; null when the server has no RPC, the address is " +
+        "not a mint, or the chain did not answer in time for a mint whose decimals the provider gave (extension)",
+    }),
   })
   .meta({ id: "Token", description: "symbol, name and decimals are null for a mint neither the provider nor the chain knows (extension)" });
 

@@ -1,8 +1,9 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { AccountLayout, AccountState, ACCOUNT_SIZE, MintLayout, MINT_SIZE } from "@solana/spl-token";
+import { AccountLayout, AccountState, ACCOUNT_SIZE } from "@solana/spl-token";
 import { Keypair, PublicKey } from "@solana/web3.js";
-import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../../../../lib/tokens/chain-decimals";
+import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../../../../lib/tokens/chain-mints";
+import { mintAccountData, type MintSpec } from "../../../helpers/mint-account";
 
 const SYSTEM_PROGRAM = "11111111111111111111111111111111";
 
@@ -15,7 +16,7 @@ interface Account {
 /**
  * A real Solana JSON-RPC peer over HTTP answering `getMultipleAccounts` (and
  * `getAccountInfo`) from accounts built with @solana/spl-token's layouts, so
- * the chain-decimals reader is exercised through web3.js end to end.
+ * the chain mint reader is exercised through web3.js end to end.
  */
 export interface RpcFaults {
   /** Every n-th request fails (1: all of them; 0: none). */
@@ -33,38 +34,16 @@ export interface TestRpc {
   /** Requests answered with a fault since the faults were last set. */
   failures(): number;
   setFaults(faults: RpcFaults): void;
-  addMint(decimals: number, options?: { token2022WithExtension?: boolean; program?: "token" | "token-2022" }): string;
+  /** A mint with a mint authority and no freeze authority; `mint` adds to or overrides that (Token-2022 extensions included). */
+  addMint(decimals: number, options?: { token2022WithExtension?: boolean; program?: "token" | "token-2022"; mint?: Partial<MintSpec>; address?: string }): string;
+  /** Replaces an account's data, as a later slot would show it. */
+  setMint(address: string, spec: MintSpec, program?: "token" | "token-2022"): void;
   addTokenAccount(mint: string): string;
   addSystemAccount(): string;
   stop(): Promise<void>;
 }
 
-function mintData(decimals: number): Buffer {
-  const data = Buffer.alloc(MINT_SIZE);
-  MintLayout.encode(
-    {
-      mintAuthorityOption: 1,
-      mintAuthority: Keypair.generate().publicKey,
-      supply: 1_000_000_000n,
-      decimals,
-      isInitialized: true,
-      freezeAuthorityOption: 0,
-      freezeAuthority: PublicKey.default,
-    },
-    data,
-  );
-  return data;
-}
-
-/** A Token-2022 mint with one (MintCloseAuthority) extension: base mint, padding to 165, account type 1, TLV. */
-function mintWithExtension(decimals: number): Buffer {
-  const base = mintData(decimals);
-  const tlv = Buffer.alloc(4 + 32);
-  tlv.writeUInt16LE(3, 0); // ExtensionType.MintCloseAuthority
-  tlv.writeUInt16LE(32, 2);
-  Keypair.generate().publicKey.toBuffer().copy(tlv, 4);
-  return Buffer.concat([base, Buffer.alloc(ACCOUNT_SIZE - MINT_SIZE), Buffer.from([1]), tlv]);
-}
+const mintSpec = (decimals: number, spec: Partial<MintSpec> = {}): MintSpec => ({ decimals, mintAuthority: Keypair.generate().publicKey, ...spec });
 
 export async function startTestRpc(): Promise<TestRpc> {
   const accounts = new Map<string, Account>();
@@ -134,8 +113,7 @@ export async function startTestRpc(): Promise<TestRpc> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
 
-  const add = (owner: string, data: Buffer) => {
-    const key = Keypair.generate().publicKey.toBase58();
+  const add = (owner: string, data: Buffer, key = Keypair.generate().publicKey.toBase58()) => {
     accounts.set(key, { owner, data, lamports: 1_461_600 });
     return key;
   };
@@ -150,8 +128,18 @@ export async function startTestRpc(): Promise<TestRpc> {
       failed = 0;
     },
     addMint(decimals, options = {}) {
-      if (options.token2022WithExtension) return add(TOKEN_2022_PROGRAM_ID, mintWithExtension(decimals));
-      return add(options.program === "token-2022" ? TOKEN_2022_PROGRAM_ID : TOKEN_PROGRAM_ID, mintData(decimals));
+      // One (MintCloseAuthority) extension: base mint, padding to 165, account type 1, TLV.
+      if (options.token2022WithExtension) {
+        return add(TOKEN_2022_PROGRAM_ID, mintAccountData(mintSpec(decimals, { mintCloseAuthority: Keypair.generate().publicKey, ...options.mint })), options.address);
+      }
+      const program = (options.program ?? (options.mint ? "token-2022" : "token")) === "token-2022" ? "token-2022" : "spl-token";
+      return add(program === "token-2022" ? TOKEN_2022_PROGRAM_ID : TOKEN_PROGRAM_ID, mintAccountData(mintSpec(decimals, options.mint), program), options.address);
+    },
+    setMint(address, spec, program = "token-2022") {
+      const account = accounts.get(address);
+      if (!account) throw new Error(`no account ${address}`);
+      const owner = program === "token-2022" ? TOKEN_2022_PROGRAM_ID : TOKEN_PROGRAM_ID;
+      accounts.set(address, { ...account, owner, data: mintAccountData(spec, program === "token-2022" ? "token-2022" : "spl-token") });
     },
     addTokenAccount(mint) {
       const data = Buffer.alloc(ACCOUNT_SIZE);

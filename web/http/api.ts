@@ -21,7 +21,7 @@ export interface Answer {
   headers: Record<string, string>;
   /**
    * The JSON text (an answer's strong ETag, the SHA-1 of its UTF-8, in
-   * headers.etag), the event stream's or a CSV export's bytes, or no body.
+   * headers.etag), the event stream or a CSV export, or no body.
    * Text, not bytes: node:http sends a string body in one write with the
    * head, a Buffer as a second chunk (some 4 µs more a request).
    */

@@ -48,7 +48,7 @@ export const CORS_PREFLIGHT_HEADERS: Record<string, string> = {
   "access-control-max-age": "86400",
 };
 
-/** A JSON body's text and its strong ETag, made once per body (or once per process: encodedBody). */
+/** A JSON body's text and its strong ETag, made once per body (a constant document's once per process: taggedBody). */
 export interface TaggedBody {
   text: string;
   etag: string;
@@ -67,7 +67,7 @@ export function taggedBody(text: string): TaggedBody {
   return { text, etag: strongEtag(text) };
 }
 
-/** The body's text and its tag: the text hashed once, as the string it is (its bytes are made once, as it is written). */
+/** The body's text and its tag, the text hashed as the string it is (node:http encodes it once more as it writes it). */
 export function tagBody(body: JsonBody): TaggedBody {
   if ("tagged" in body) return body.tagged;
   return taggedBody("text" in body ? body.text : JSON.stringify(body.value, bigintReplacer));

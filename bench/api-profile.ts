@@ -10,15 +10,22 @@ import { cpuSeconds, load, log, NEXT_BIN, ROOT } from "./harness";
 // PROFILE_SECONDS of load at 32 connections, stops, and its profile is summed
 // by self time per part (Next, the postgres driver, Node's HTTP and streams,
 // zlib and crypto, the garbage collector, our own code) and per function.
-// Run twice: through the web launcher (`npm run web`, /v1 on node:http) and
-// through `next start` (the /v1 route handlers under Next's router: what the
-// launcher did for every /v1 request before the route table).
+// Run on three servers: the web launcher (`npm run web`, /v1 on node:http),
+// the bare node:http + postgres server bench/api.ts sets beside it (the same
+// lib/ query with nothing around it: the yardstick, so that the web's extra
+// self time shows function by function), and `next start` (the /v1 route
+// handlers under Next's router: what the launcher did for every /v1 request
+// before the route table).
 // DATABASE_URL: the database to read (bench/api.ts's, e.g. offer_book_bench).
 // PROFILE_PATH: the URL path and query to load (default /v1/fills).
 // PROFILE_SECONDS: seconds of load (default 10).
+// PROFILE_SERVERS: which to run, comma-separated (default web,bare,next).
+// PROFILE_TOP: how many functions to list by self time (default 12).
 
 const SECONDS = Number(process.env.PROFILE_SECONDS ?? 10);
 const TARGET = process.env.PROFILE_PATH ?? "/v1/fills";
+const SERVERS = new Set((process.env.PROFILE_SERVERS ?? "web,bare,next").split(","));
+const TOP = Number(process.env.PROFILE_TOP ?? 12);
 
 interface ProfileNode {
   id: number;
@@ -48,7 +55,9 @@ async function profile(label: string, args: string[], env: Record<string, string
     stdio: ["ignore", "pipe", "inherit"],
   });
   const url = `http://127.0.0.1:${port}`;
+  const exit = new Promise<never>((_, reject) => child.once("exit", (code) => reject(new Error(`${label} exited (${code}) before it served`))));
   for (let ready = false; !ready; ) {
+    await Promise.race([exit, Promise.resolve()]);
     await new Promise((r) => setTimeout(r, 200));
     ready = await fetch(`${url}/v1`).then((r) => r.ok, () => false);
   }
@@ -91,12 +100,13 @@ async function profile(label: string, args: string[], env: Record<string, string
   console.log(`\n${label}: GET ${TARGET}, ${result.rps.toFixed(0)} req/s at 32 connections, ${cpu.toFixed(0)} µs of CPU a request (profiler on)`);
   for (const [name, n] of [...parts].sort((a, b) => b[1] - a[1])) console.log(`  ${pct(n)}  ${name}`);
   console.log("  top functions by self time:");
-  for (const [name, n] of [...functions].sort((a, b) => b[1] - a[1]).slice(0, 12)) console.log(`    ${pct(n)}  ${name}`);
+  for (const [name, n] of [...functions].sort((a, b) => b[1] - a[1]).slice(0, TOP)) console.log(`    ${pct(n)}  ${name}`);
 }
 
 const env = { DATABASE_URL: process.env.DATABASE_URL ?? "", DATABASE_POOL_SIZE: "10" };
 if (!env.DATABASE_URL) throw new Error("set DATABASE_URL to the bench's database (bench/api.ts makes offer_book_bench)");
 log(`profiling GET ${TARGET} for ${SECONDS} s each`);
-await profile("web launcher (scripts/web.mjs)", [path.join(ROOT, "scripts/web.mjs")], env);
-await profile("next start (route handlers under Next's router)", [NEXT_BIN, "start", "-H", "127.0.0.1"], env);
+if (SERVERS.has("web")) await profile("web launcher (scripts/web.mjs)", [path.join(ROOT, "scripts/web.mjs")], env);
+if (SERVERS.has("bare")) await profile("bare node:http + postgres (bench/bare-main.ts)", ["--import", "tsx", path.join(ROOT, "bench/bare-main.ts")], env);
+if (SERVERS.has("next")) await profile("next start (route handlers under Next's router)", [NEXT_BIN, "start", "-H", "127.0.0.1"], env);
 process.exit(0);

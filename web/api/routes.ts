@@ -31,7 +31,7 @@ import {
   streamQuery,
   walletTradeQuery,
 } from "../http/query-schemas";
-import { CACHE, onOrigin, requestOrigin } from "../http/response";
+import { CACHE, onOrigin, requestOrigin, taggedBody, type TaggedBody } from "../http/response";
 import { tokenApiError } from "../http/token-errors";
 import { database, tokenService } from "../services";
 import { ADAPTER_ROUTES } from "./adapter-routes";
@@ -72,9 +72,9 @@ const ENDPOINTS = [
   "GET /v1/openapi.json (OpenAPI 3.1; rendered at /docs)",
 ];
 
-// Constant documents: serialised once, not per request (the OpenAPI one on first use).
-const INDEX = JSON.stringify({ version: "v1", endpoints: ENDPOINTS });
-let openApiText: string | undefined;
+// Constant documents: serialised and tagged (the ETag's hash) once, not per request (the OpenAPI one on first use).
+const INDEX = taggedBody(JSON.stringify({ version: "v1", endpoints: ENDPOINTS }));
+let openApi: TaggedBody | undefined;
 
 const origin = (request: { headers: { get(name: string): string | null } }, url: URL) => onOrigin(requestOrigin(request, url, env().TRUST_PROXY));
 const fromTokens = (error: unknown) => {
@@ -82,11 +82,11 @@ const fromTokens = (error: unknown) => {
 };
 
 export const API_ROUTES: readonly Endpoint[] = [
-  endpoint({ path: "/v1", cache: CACHE.index, answer: async () => ({ text: INDEX }) }),
+  endpoint({ path: "/v1", cache: CACHE.index, answer: async () => ({ tagged: INDEX }) }),
   endpoint({
     path: "/v1/openapi.json",
     cache: CACHE.index,
-    answer: async () => ({ text: (openApiText ??= JSON.stringify(openApiDocument())) }),
+    answer: async () => ({ tagged: (openApi ??= taggedBody(JSON.stringify(openApiDocument()))) }),
   }),
   endpoint({ path: "/v1/stats", cache: CACHE.stats, answer: async () => ({ text: await protocolStats(database()) }) }),
   endpoint({ path: "/v1/markets", cache: CACHE.markets, answer: async () => ({ text: await listMarkets(database()) }) }),

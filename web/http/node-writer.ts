@@ -60,37 +60,41 @@ function acceptsGzip(header: string | undefined): boolean {
   return !/;\s*q=0(?:\.0*)?\s*$/.test(rest);
 }
 
-const gzipped = (data: Buffer) =>
-  new Promise<Buffer>((resolve, reject) => gzip(data, { level: GZIP_LEVEL }, (e, out) => (e ? reject(e) : resolve(out))));
+const gzipped = (text: string) =>
+  new Promise<Buffer>((resolve, reject) => gzip(text, { level: GZIP_LEVEL }, (e, out) => (e ? reject(e) : resolve(out))));
 
+/**
+ * Writes the answer; its headers object is the writer's to complete (each
+ * Answer is made for one request), not copied. A text body goes as the
+ * string it is: node:http sends the head and a string body in one write,
+ * where a Buffer body is a second chunk.
+ */
 export async function writeAnswer(req: IncomingMessage, res: ServerResponse, answer: Answer, options: WriterOptions): Promise<void> {
   const head = req.method === "HEAD";
   const { status, headers, body } = answer;
   if (body === null || status === 304 || status === 204) {
     const etag = headers.etag;
     const coded = status === 304 && etag ? codedTagNamed(etag, req.headers["if-none-match"]) : undefined;
-    res.writeHead(status, coded ? { ...headers, etag: coded } : headers);
+    if (coded) headers.etag = coded;
+    res.writeHead(status, headers);
     res.end();
     return;
   }
   if (body instanceof ReadableStream) return pipeStream(res, status, headers, body, head);
-  const data = typeof body === "string" ? Buffer.from(body) : body;
-  const bytes = data.length;
-  if (!options.compress) {
-    res.writeHead(status, { ...headers, "content-length": String(bytes) });
-    res.end(head ? undefined : data);
-    return;
-  }
+  const bytes = Buffer.byteLength(body);
   // Each answer varies by the coding asked, whichever is sent this time (a cache must key on it).
-  const vary = { vary: "Accept-Encoding" };
-  if (bytes < COMPRESS_MIN_BYTES || head || !acceptsGzip(req.headers["accept-encoding"])) {
-    res.writeHead(status, { ...headers, ...vary, "content-length": String(bytes) });
-    res.end(head ? undefined : data);
+  if (options.compress) headers.vary = "Accept-Encoding";
+  if (!options.compress || bytes < COMPRESS_MIN_BYTES || head || !acceptsGzip(req.headers["accept-encoding"])) {
+    headers["content-length"] = String(bytes);
+    res.writeHead(status, headers);
+    res.end(head ? undefined : body);
     return;
   }
-  const coded = await gzipped(data);
-  const etag = headers.etag ? { etag: `${headers.etag.slice(0, -1)}-gzip"` } : undefined;
-  res.writeHead(status, { ...headers, ...vary, ...etag, "content-encoding": "gzip", "content-length": String(coded.length) });
+  const coded = await gzipped(body);
+  if (headers.etag) headers.etag = `${headers.etag.slice(0, -1)}-gzip"`;
+  headers["content-encoding"] = "gzip";
+  headers["content-length"] = String(coded.length);
+  res.writeHead(status, headers);
   res.end(coded);
 }
 

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import * as crypto from "node:crypto";
 
 /**
  * Cache policies of the read endpoints, named so each route states its own.
@@ -48,18 +48,40 @@ export const CORS_PREFLIGHT_HEADERS: Record<string, string> = {
   "access-control-max-age": "86400",
 };
 
-/** A JSON body that is already text (built by PostgreSQL) or a value to stringify. */
-export type JsonBody = { text: string } | { value: unknown };
+/** A JSON body's text and its strong ETag, made once per body (a constant document's once per process: taggedBody). */
+export interface TaggedBody {
+  text: string;
+  etag: string;
+}
+
+/**
+ * A JSON body: text (built by PostgreSQL), a value to stringify, or a
+ * constant document already tagged (the endpoint list, the OpenAPI document).
+ */
+export type JsonBody = { text: string } | { value: unknown } | { tagged: TaggedBody };
 
 export const JSON_TYPE = "application/json; charset=utf-8";
 
-export function bodyText(body: JsonBody): string {
-  return "text" in body ? body.text : JSON.stringify(body.value, bigintReplacer);
+/** A constant document's text with its tag, for an endpoint to return as `{ tagged }`: hashed once, not per request. */
+export function taggedBody(text: string): TaggedBody {
+  return { text, etag: strongEtag(text) };
 }
 
-/** A strong validator: the SHA-1 of the exact bytes sent (before any content coding), quoted. */
-export function strongEtag(text: string | Uint8Array): string {
-  return `"${createHash("sha1").update(text).digest("base64url")}"`;
+/** The body's text and its tag, the text hashed as the string it is (node:http encodes it once more as it writes it). */
+export function tagBody(body: JsonBody): TaggedBody {
+  if ("tagged" in body) return body.tagged;
+  return taggedBody("text" in body ? body.text : JSON.stringify(body.value, bigintReplacer));
+}
+
+// One call (Node 20.12+), without a Hash object per body: some 1-2 µs less a request on a small body.
+const sha1 =
+  typeof crypto.hash === "function"
+    ? (data: string | Uint8Array) => crypto.hash("sha1", data, "base64url")
+    : (data: string | Uint8Array) => crypto.createHash("sha1").update(data).digest("base64url");
+
+/** A strong validator: the SHA-1 of the exact bytes sent (a string's UTF-8, before any content coding), quoted. */
+export function strongEtag(data: string | Uint8Array): string {
+  return `"${sha1(data)}"`;
 }
 
 /** A content coding's mark on a strong tag: `"abc"` sent gzipped is `"abc-gzip"` (web/http/encoding-etag.ts). */

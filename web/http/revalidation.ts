@@ -75,8 +75,15 @@ export class RevalidationMemo {
   remember(key: string, answer: Revalidated, changes: number): void {
     const seconds = reuseSeconds(answer.cache);
     if (seconds <= 0) return;
+    const until = this.now() + seconds * 1000;
+    const entry = this.entries.get(key);
     this.entries.delete(key); // re-inserted last: the oldest entries go first when full
-    this.entries.set(key, { ...answer, changes, until: this.now() + seconds * 1000 });
+    // The same answer again (the common case): its entry renewed, not a new one per request (less for the collector).
+    if (entry && entry.etag === answer.etag && entry.cache === answer.cache && entry.route === answer.route) {
+      entry.changes = changes;
+      entry.until = until;
+      this.entries.set(key, entry);
+    } else this.entries.set(key, { etag: answer.etag, cache: answer.cache, route: answer.route, changes, until });
     if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value!);
   }
 }

@@ -51,6 +51,8 @@ export interface QualityRow {
   tbt: number;
   /** The longest main-thread task while idle and live, ms. */
   idleLongTask: number;
+  /** The live indicator's state after the idle window ("-": the page follows no stream). */
+  stream: string;
 }
 
 export async function measureQuality(browser: Browser, base: string, pages: [string, string][]): Promise<QualityRow[]> {
@@ -66,6 +68,7 @@ export async function measureQuality(browser: Browser, base: string, pages: [str
         const axe = (await axeViolations(page)).map((v) => `${v.id} (${v.targets.length})`);
         const overflow = await sidewaysOverflow(page);
         const idleLongTask = await longestIdleTask(page, IDLE_MS);
+        const stream = await page.evaluate(() => document.querySelector('[data-testid="live-indicator"]')?.getAttribute("data-state") ?? "-");
         const run = await lighthouse(
           base + path,
           { port: chrome.port, output: "json", logLevel: "error", onlyCategories: ["performance", "accessibility", "best-practices"] },
@@ -84,6 +87,7 @@ export async function measureQuality(browser: Browser, base: string, pages: [str
           cls: lhr.audits["cumulative-layout-shift"]?.numericValue ?? NaN,
           tbt: lhr.audits["total-blocking-time"]?.numericValue ?? NaN,
           idleLongTask,
+          stream,
         });
       }
       await context.close();
@@ -97,7 +101,7 @@ export async function measureQuality(browser: Browser, base: string, pages: [str
 export const meetsTargets = (r: QualityRow) => r.axe.length === 0 && r.overflow === 0 && r.cls < CLS_BUDGET && r.accessibility >= SCORE_TARGET && r.bestPractices >= SCORE_TARGET && r.idleLongTask <= IDLE_LONG_TASK_BUDGET;
 
 export function qualityTable(rows: QualityRow[]): string {
-  const head = ["page".padEnd(16), "width".padEnd(7), "axe".padStart(4), "perf".padStart(5), "a11y".padStart(5), "best".padStart(5), "CLS".padStart(6), "TBT".padStart(8), "idle task".padStart(9)].join("  ");
+  const head = ["page".padEnd(16), "width".padEnd(7), "axe".padStart(4), "perf".padStart(5), "a11y".padStart(5), "best".padStart(5), "CLS".padStart(6), "TBT".padStart(8), "idle task".padStart(9), "stream".padEnd(12)].join("  ");
   const lines = rows.map((r) =>
     [
       r.page.padEnd(16),
@@ -109,6 +113,7 @@ export function qualityTable(rows: QualityRow[]): string {
       r.cls.toFixed(3).padStart(6),
       `${r.tbt.toFixed(0)} ms`.padStart(8),
       `${r.idleLongTask.toFixed(0)} ms`.padStart(9),
+      r.stream.padEnd(12),
       meetsTargets(r) ? "" : ` below target${r.axe.length ? `: ${r.axe.join(", ")}` : ""}${r.overflow ? `, ${r.overflow} px wider than the viewport` : ""}`,
     ].join("  "),
   );

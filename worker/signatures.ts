@@ -36,6 +36,8 @@ export interface SignaturePlan {
   total: number;
   /** The newest signature planned (for the lag), if any. */
   newest: SignatureRef | null;
+  /** Nothing planned because the checkpoint was rolled back (checkpointRolledBack): the index is not at the tip. */
+  awaitingFork?: boolean;
   /** The signatures, oldest first, in batches of `size`. Call once. */
   batches(size: number): AsyncGenerator<SignatureRef[]>;
 }
@@ -130,7 +132,7 @@ function checkpointRolledBack(checkpoint: Checkpoint, log: Logger): SignaturePla
     { checkpoint: checkpoint.lastSignature, slot: checkpoint.lastSlot?.toString() },
     "the checkpoint's transaction is not on the chain the node follows (a fork): waiting for finality to settle it (or the node is behind it)",
   );
-  return { total: 0, newest: null, batches: async function* () {} };
+  return { total: 0, newest: null, awaitingFork: true, batches: async function* () {} };
 }
 
 /** A planned page read again with its `before`: the same entries, newest first, or HistoryChangedError. */

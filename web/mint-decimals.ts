@@ -24,9 +24,11 @@ export const mintDecimals: DecimalsOf = async (mints) => {
  * stated in whole tokens); `remedy` ends the message with what to ask instead.
  */
 export async function knownPairDecimals(pair: Pair, param: string, remedy = ""): Promise<PairDecimals> {
-  const decimals = pairDecimals(await mintDecimals([...new Set([pair.tokenMint, pair.paymentMint])]), pair);
+  const known = await mintDecimals([...new Set([pair.tokenMint, pair.paymentMint])]);
+  const decimals = pairDecimals(known, pair);
   if (!decimals) {
-    throw new ApiError("invalid_parameter", `${param}: neither the token provider nor the chain knows a mint's decimals, so its prices cannot be stated in whole tokens${remedy}`, param);
+    const unknown = (["tokenMint", "paymentMint"] as const).filter((side) => !known.has(pair[side])).join(" and ");
+    throw new ApiError("invalid_parameter", `${param}: neither the token provider nor the chain knows the decimals of ${unknown}, so its prices cannot be stated in whole tokens${remedy}`, param);
   }
   return decimals;
 }

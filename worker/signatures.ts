@@ -123,8 +123,9 @@ const rolledBackGate = createReportGate(30_000);
  * the checkpoint's slot as well as above it; applying only those above would
  * apply them out of order and pass over the rest for good. So nothing is
  * planned until the finality check undoes the dropped transactions and moves
- * the checkpoint back before them (worker/finality.ts); then the winner is
- * read in order.
+ * the checkpoint back before them (worker/finality.ts; if the checkpoint's
+ * own transaction survived by landing again at another slot, it moves the
+ * checkpoint to that slot); then the winner is read in order.
  */
 function checkpointRolledBack(checkpoint: Checkpoint, log: Logger): SignaturePlan {
   const report = rolledBackGate.due() !== null;

@@ -18,9 +18,17 @@ export const mintDecimals: DecimalsOf = async (mints) => {
   return new Map([...decimals].flatMap(([mint, d]) => (d == null ? [] : [[mint, d] as const])));
 };
 
-/** Both decimals of a pair, or the caller's 400 naming `param` when a mint's are unknown (its amounts cannot be stated in whole tokens). */
-export async function knownPairDecimals(pair: Pair, param: string): Promise<PairDecimals> {
-  const decimals = pairDecimals(await mintDecimals([...new Set([pair.tokenMint, pair.paymentMint])]), pair);
-  if (!decimals) throw new ApiError("invalid_parameter", `${param}: neither the token provider nor the chain knows a mint's decimals, so its prices cannot be stated in whole tokens`, param);
+/**
+ * Both decimals of a pair (the adapters' ids, /v1/candles?units=human), or the
+ * caller's 400 naming `param` when a mint's are unknown (its amounts cannot be
+ * stated in whole tokens); `remedy` ends the message with what to ask instead.
+ */
+export async function knownPairDecimals(pair: Pair, param: string, remedy = ""): Promise<PairDecimals> {
+  const known = await mintDecimals([...new Set([pair.tokenMint, pair.paymentMint])]);
+  const decimals = pairDecimals(known, pair);
+  if (!decimals) {
+    const unknown = (["tokenMint", "paymentMint"] as const).filter((side) => !known.has(pair[side])).join(" and ");
+    throw new ApiError("invalid_parameter", `${param}: neither the token provider nor the chain knows the decimals of ${unknown}, so its prices cannot be stated in whole tokens${remedy}`, param);
+  }
   return decimals;
 }

@@ -28,21 +28,44 @@ import type { ProgramRpc } from "./rpc";
  */
 export async function settleFinality(sql: postgres.Sql, write: Lease["write"], rpc: ProgramRpc, programId: string, log: Logger): Promise<number> {
   const finalizedSlot = BigInt(await rpc.slot("finalized"));
+  const checkpoint = await readCheckpoint(sql, programId);
   let dropped = 0;
+  let oldestGone: bigint | null = null;
+  let relanded: bigint | null = null;
   for (;;) {
     const candidates = await unfinalizedUpTo(sql, finalizedSlot, 1000);
     if (candidates.length === 0) break;
     const statuses = await rpc.statuses(candidates.map((c) => c.signature));
     const kept: string[] = [];
     const gone: string[] = [];
-    candidates.forEach((c, i) => (statuses[i] ? kept : gone).push(c.signature));
+    candidates.forEach((c, i) => {
+      const status = statuses[i] as { slot?: unknown } | null;
+      (status ? kept : gone).push(c.signature);
+      if (!status && (oldestGone === null || c.slot < oldestGone)) oldestGone = c.slot;
+      if (c.signature === checkpoint.lastSignature && typeof status?.slot === "number" && BigInt(status.slot) !== c.slot) relanded = BigInt(status.slot);
+    });
     if (kept.length) await write((tx) => markFinalized(tx, kept));
     if (gone.length) await undoDropped(sql, write, rpc, programId, gone);
     if (gone.length) log.warn({ dropped: gone }, "transactions dropped by the cluster were undone");
     dropped += gone.length;
     if (candidates.length < 1000) break;
   }
+  if (relanded !== null) await rewindRelanded(write, programId, relanded, oldestGone, log);
   return dropped;
+}
+
+/**
+ * The checkpoint's own transaction survived the fork but landed again at
+ * another slot in the chain that won, so the scan (which looks for it at its
+ * old slot, worker/signatures.ts) would wait forever. Now that the fork's
+ * dropped transactions are undone, the scan starts again, with no signature,
+ * from the lower of that slot and the oldest dropped one's: what was applied
+ * already is skipped, the rest applied in order.
+ */
+async function rewindRelanded(write: Lease["write"], programId: string, relanded: bigint, oldestGone: bigint | null, log: Logger): Promise<void> {
+  const lastSlot = oldestGone !== null && oldestGone < relanded ? oldestGone : relanded;
+  await write((tx) => writeCheckpoint(tx, programId, { lastSignature: null, lastSlot }));
+  log.warn({ slot: lastSlot.toString() }, "the checkpoint's transaction landed again at another slot: scanning again from there");
 }
 
 /**

@@ -141,7 +141,7 @@ export async function syncOnce(context: ScannerContext, config: ScannerConfig, s
   // Read before the signatures: anything listed at or below it is final.
   const finalizedSlot = config.commitment === "finalized" ? BigInt(Number.MAX_SAFE_INTEGER) : BigInt(await rpc.slot("finalized"));
   const plan = await planSignatures(rpc, checkpoint, log, signal);
-  if (plan.total === 0) metrics.slotLag.set(0); // nothing new: the index is at the tip
+  if (plan.total === 0 && !plan.awaitingFork) metrics.slotLag.set(0); // nothing new: the index is at the tip
   if (plan.total === 0 || signal.aborted) return 0;
   let applied = 0;
   const progress = plan.total > config.batchSize ? backfillProgress(log, plan.total) : null;

@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type { Checkpoint } from "../lib/db/writes";
-import { exponentialBackoff, sleep } from "../lib/resilience";
+import { createReportGate, exponentialBackoff, sleep } from "../lib/resilience";
 import { NotYetAvailableError, type SignatureRef } from "./batch";
 import type { ProgramRpc, SignatureInfo } from "./rpc";
 
@@ -16,8 +16,9 @@ const unknownBeforeDelay = exponentialBackoff({ baseMs: 500, maxMs: 30_000 });
  * Planning pages backwards from the tip with `before` only (never `until`,
  * which a node that is behind drops silently, answering with its newest page)
  * until it meets the checkpoint's signature, a signature older than the
- * checkpoint's slot (the checkpoint itself was rolled back), or the program's
- * first signature. An empty page after `before` is either the end of history
+ * checkpoint's slot (with a checkpoint signature not met: it was rolled back,
+ * and nothing is planned until finality settles the fork; see
+ * checkpointRolledBack), or the program's first signature. An empty page after `before` is either the end of history
  * or a node that does not know `before` (it is behind, or another node behind
  * a balancer answered): the end is trusted only once the node confirms it
  * knows `before`.
@@ -35,6 +36,8 @@ export interface SignaturePlan {
   total: number;
   /** The newest signature planned (for the lag), if any. */
   newest: SignatureRef | null;
+  /** Nothing planned because the checkpoint was rolled back (checkpointRolledBack): the index is not at the tip. */
+  awaitingFork?: boolean;
   /** The signatures, oldest first, in batches of `size`. Call once. */
   batches(size: number): AsyncGenerator<SignatureRef[]>;
 }
@@ -74,7 +77,11 @@ export async function planSignatures(rpc: ProgramRpc, checkpoint: Checkpoint, lo
     unknownBefore = 0;
     let count = 0;
     for (const info of page) {
-      if (info.signature === checkpoint.lastSignature || (checkpoint.lastSlot !== null && BigInt(info.slot) < checkpoint.lastSlot)) break;
+      if (info.signature === checkpoint.lastSignature) break;
+      if (checkpoint.lastSlot !== null && BigInt(info.slot) < checkpoint.lastSlot) {
+        if (checkpoint.lastSignature !== null) return checkpointRolledBack(checkpoint, log);
+        break;
+      }
       count++;
     }
     if (before === undefined) tip = page.slice(0, count).map(ref);
@@ -105,6 +112,28 @@ export async function planSignatures(rpc: ProgramRpc, checkpoint: Checkpoint, lo
       if (batch.length) yield batch;
     },
   };
+}
+
+const rolledBackGate = createReportGate(30_000);
+
+/**
+ * The history passed below the checkpoint's slot without listing its
+ * signature: the checkpoint's transaction was on a fork the cluster dropped
+ * (or the node is behind it). The chain that won may hold transactions below
+ * the checkpoint's slot as well as above it; applying only those above would
+ * apply them out of order and pass over the rest for good. So nothing is
+ * planned until the finality check undoes the dropped transactions and moves
+ * the checkpoint back before them (worker/finality.ts; if the checkpoint's
+ * own transaction survived by landing again at another slot, it moves the
+ * checkpoint to that slot); then the winner is read in order.
+ */
+function checkpointRolledBack(checkpoint: Checkpoint, log: Logger): SignaturePlan {
+  const report = rolledBackGate.due() !== null;
+  log[report ? "warn" : "debug"](
+    { checkpoint: checkpoint.lastSignature, slot: checkpoint.lastSlot?.toString() },
+    "the checkpoint's transaction is not on the chain the node follows (a fork): waiting for finality to settle it (or the node is behind it)",
+  );
+  return { total: 0, newest: null, awaitingFork: true, batches: async function* () {} };
 }
 
 /** A planned page read again with its `before`: the same entries, newest first, or HistoryChangedError. */

@@ -1,13 +1,14 @@
 "use client";
 
-import Link from "next/link";
 import { useState } from "react";
 import type { Fill } from "@/client/types";
 import { Address } from "../ui/address";
+import { DataTable, type Column } from "../ui/data-table";
+import { PairLink } from "../ui/pair-link";
 import { EmptyState } from "../ui/states";
-import { td, tdRight, th, thRight } from "../ui/panel";
 import { TimeAgo } from "../ui/time";
-import { FillPrice, TokenAmount, TokenLabel, TokenSymbol } from "../ui/token";
+import { FillPrice, TokenAmount, TokenSymbol } from "../ui/token";
+import { fillColumns } from "./fill-columns";
 
 export const fillKey = (f: Pick<Fill, "signature" | "ixIndex">) => `${f.signature}/${f.ixIndex ?? 0}`;
 
@@ -39,79 +40,38 @@ function useArrived(fills: Fill[], given: ReadonlySet<string> | undefined): Read
   return given ?? new Set(fills.map(fillKey).filter((k) => !first.has(k)));
 }
 
+/** The fill table's columns; `pair` and `maker` drop out where the page already says them. */
+function columnsOf({ pair = true, maker = true }: FillColumns): Column<Fill>[] {
+  return [
+    fillColumns.time(),
+    ...(pair ? [fillColumns.pair()] : []),
+    { header: <span title="The taker's direction, then the side of the offer it took (the API's side)">Taker · offer</span>, cell: (f) => <TradeType side={f.side} /> },
+    fillColumns.price(),
+    fillColumns.amount(),
+    fillColumns.total(),
+    fillColumns.fee(),
+    ...(maker ? [{ header: "Maker", cell: (f: Fill) => (f.maker ? <Address value={f.maker} href={`/makers/${f.maker}`} /> : "—") }] : []),
+    { header: "Taker", cell: (f) => <Address value={f.taker} href={`/fills?taker=${f.taker}`} /> },
+    { header: "Offer", cell: (f) => <Address value={f.offerPda} href={`/offers/${f.offerPda}`} /> },
+    fillColumns.tx(),
+  ];
+}
+
 export function FillsTable({ fills, columns = {}, fresh, emptyTitle = "No fills" }: { fills: Fill[]; columns?: FillColumns; fresh?: ReadonlySet<string>; emptyTitle?: string }) {
-  const { pair = true, maker = true } = columns;
   const arrived = useArrived(fills, fresh);
   if (fills.length === 0) return <EmptyState title={emptyTitle}>Fills appear here as takers take offers.</EmptyState>;
   return (
     <>
-    <FillCards fills={fills} pair={pair} arrived={arrived} />
-    <div className="relative hidden overflow-x-auto sm:block">
-      <table className="w-full text-sm" data-testid="fills-table">
-        <thead className="border-b border-line">
-          <tr>
-            <th className={th}>Time</th>
-            {pair && <th className={th}>Pair</th>}
-            <th className={th} title="The taker's direction, then the side of the offer it took (the API's side)">
-              Taker · offer
-            </th>
-            <th className={thRight}>Price</th>
-            <th className={thRight}>Amount</th>
-            <th className={thRight}>Total</th>
-            <th className={thRight}>Fee</th>
-            {maker && <th className={th}>Maker</th>}
-            <th className={th}>Taker</th>
-            <th className={th}>Offer</th>
-            <th className={th}>Tx</th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-line">
-          {fills.map((f) => (
-            <tr key={fillKey(f)} className={arrived.has(fillKey(f)) ? "row-arrive" : undefined} data-fill={fillKey(f)}>
-              <td className={`${td} text-muted`}>
-                <TimeAgo iso={f.blockTime} />
-              </td>
-              {pair && (
-                <td className={td}>
-                  <Link href={`/book/${f.tokenMint}/${f.paymentMint}`} prefetch={false} className="inline-flex items-center gap-1 hover:underline">
-                    <TokenLabel mint={f.tokenMint} size={16} />
-                    <span className="text-muted">/</span>
-                    <span className="text-muted">
-                      <TokenSymbol mint={f.paymentMint} />
-                    </span>
-                  </Link>
-                </td>
-              )}
-              <td className={td}>
-                <TradeType side={f.side} />
-              </td>
-              <td className={tdRight} data-col="price">
-                <FillPrice fillAmount={f.fillAmount} paymentAmount={f.paymentAmount} tokenMint={f.tokenMint} paymentMint={f.paymentMint} />
-              </td>
-              <td className={tdRight} data-col="amount">
-                <TokenAmount raw={f.fillAmount} mint={f.tokenMint} />
-              </td>
-              <td className={tdRight} data-col="total">
-                <TokenAmount raw={f.paymentAmount} mint={f.paymentMint} /> <span className="text-xs text-muted"><TokenSymbol mint={f.paymentMint} /></span>
-              </td>
-              <td className={`${tdRight} text-muted`} data-col="fee">
-                <TokenAmount raw={f.feeAmount} mint={f.paymentMint} />
-              </td>
-              {maker && <td className={td}>{f.maker ? <Address value={f.maker} href={`/makers/${f.maker}`} /> : "—"}</td>}
-              <td className={td}>
-                <Address value={f.taker} href={`/fills?taker=${f.taker}`} />
-              </td>
-              <td className={td}>
-                <Address value={f.offerPda} href={`/offers/${f.offerPda}`} />
-              </td>
-              <td className={td}>
-                <Address value={f.signature} kind="tx" />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+      <FillCards fills={fills} pair={columns.pair ?? true} arrived={arrived} />
+      <div className="relative hidden overflow-x-auto sm:block">
+        <DataTable
+          testId="fills-table"
+          columns={columnsOf(columns)}
+          rows={fills}
+          rowKey={fillKey}
+          rowProps={(f) => ({ className: arrived.has(fillKey(f)) ? "row-arrive" : undefined, "data-fill": fillKey(f) })}
+        />
+      </div>
     </>
   );
 }
@@ -125,14 +85,7 @@ function FillCards({ fills, pair, arrived }: { fills: Fill[]; pair: boolean; arr
           <div className="flex items-center justify-between gap-2">
             <span className="flex min-w-0 items-center gap-2">
               <TradeType side={f.side} />
-              {pair && (
-                <Link href={`/book/${f.tokenMint}/${f.paymentMint}`} prefetch={false} className="inline-flex min-w-0 items-center gap-1 hover:underline">
-                  <TokenLabel mint={f.tokenMint} size={16} />
-                  <span className="text-muted">
-                    / <TokenSymbol mint={f.paymentMint} />
-                  </span>
-                </Link>
-              )}
+              {pair && <PairLink tokenMint={f.tokenMint} paymentMint={f.paymentMint} />}
             </span>
             <span className="text-xs text-muted">
               <TimeAgo iso={f.blockTime} />

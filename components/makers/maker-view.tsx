@@ -8,7 +8,10 @@ import { useLiveFeed } from "../live/live-provider";
 import { FillsTable } from "../fills/fills-table";
 import { Address } from "../ui/address";
 import { SideBadge, StatusBadge } from "../ui/badges";
-import { Panel, td, tdRight, th, thRight } from "../ui/panel";
+import { DataTable } from "../ui/data-table";
+import { PairLink } from "../ui/pair-link";
+import { Panel } from "../ui/panel";
+import { offerColumns } from "../offers/offer-columns";
 import { MakerBulkSlot, NewOfferButton, OfferActionsSlot } from "../trade/trade-entry";
 import { EmptyState, StaleNote } from "../ui/states";
 import { Countdown, TimeAgo } from "../ui/time";
@@ -44,6 +47,19 @@ function Totals({ title, amounts, testId }: { title: string; amounts: Record<str
   );
 }
 
+const MAKER_OFFER_COLUMNS = [
+  offerColumns.address(),
+  offerColumns.pair(),
+  offerColumns.side(),
+  offerColumns.price(),
+  offerColumns.remaining(),
+  offerColumns.size(),
+  offerColumns.status(),
+  offerColumns.created(),
+  offerColumns.expires(),
+  offerColumns.actions(),
+];
+
 function OffersTable({ list }: { list: OfferList }) {
   if (list.offers.length === 0) return <EmptyState title="No offers with this status" />;
   return (
@@ -52,12 +68,7 @@ function OffersTable({ list }: { list: OfferList }) {
       {list.offers.map((o) => (
         <li key={o.pda} className="space-y-1 px-3 py-2.5 text-sm" data-offer-card={o.pda}>
           <div className="flex items-center justify-between gap-2">
-            <Link href={`/book/${o.tokenMint}/${o.paymentMint}`} prefetch={false} className="inline-flex min-w-0 items-center gap-1 hover:underline">
-              <TokenLabel mint={o.tokenMint} size={16} />
-              <span className="text-muted">
-                / <TokenSymbol mint={o.paymentMint} />
-              </span>
-            </Link>
+            <PairLink tokenMint={o.tokenMint} paymentMint={o.paymentMint} />
             <span className="flex items-center gap-1">
               <SideBadge side={o.side} />
               <StatusBadge status={o.status} />
@@ -80,63 +91,7 @@ function OffersTable({ list }: { list: OfferList }) {
       ))}
     </ul>
     <div className="relative hidden overflow-x-auto sm:block">
-      <table className="w-full text-sm" data-testid="maker-offers">
-        <thead className="border-b border-line">
-          <tr>
-            <th className={th}>Offer</th>
-            <th className={th}>Pair</th>
-            <th className={th}>Side</th>
-            <th className={thRight}>Price</th>
-            <th className={thRight}>Remaining</th>
-            <th className={thRight}>Size</th>
-            <th className={th}>Status</th>
-            <th className={th}>Created</th>
-            <th className={th}>Expires</th>
-            <th className={th}>
-              <span className="sr-only">Actions</span>
-            </th>
-          </tr>
-        </thead>
-        <tbody className="divide-y divide-line">
-          {list.offers.map((o) => (
-            <tr key={o.pda} data-offer={o.pda}>
-              <td className={td}>
-                <Address value={o.pda} href={`/offers/${o.pda}`} />
-              </td>
-              <td className={td}>
-                <Link href={`/book/${o.tokenMint}/${o.paymentMint}`} prefetch={false} className="inline-flex items-center gap-1 hover:underline">
-                  <TokenLabel mint={o.tokenMint} size={16} />
-                  <span className="text-muted">
-                    / <TokenSymbol mint={o.paymentMint} />
-                  </span>
-                </Link>
-              </td>
-              <td className={td}>
-                <SideBadge side={o.side} />
-              </td>
-              <td className={tdRight}>
-                <OfferPrice price={o} tokenMint={o.tokenMint} paymentMint={o.paymentMint} />
-              </td>
-              <td className={tdRight}>
-                <TokenAmount raw={o.remainingSize} mint={o.tokenMint} />
-              </td>
-              <td className={`${tdRight} text-muted`}>
-                <TokenAmount raw={o.originalSize} mint={o.tokenMint} />
-              </td>
-              <td className={td}>
-                <StatusBadge status={o.status} />
-              </td>
-              <td className={`${td} text-muted`}>
-                <TimeAgo iso={o.createdAt} />
-              </td>
-              <td className={`${td} text-muted`}>{o.status === "open" ? <Countdown iso={o.expiresAt} /> : "—"}</td>
-              <td className={td}>
-                <OfferActionsSlot offer={o} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <DataTable testId="maker-offers" columns={MAKER_OFFER_COLUMNS} rows={list.offers} rowKey={(o) => o.pda} rowProps={(o) => ({ "data-offer": o.pda })} />
     </div>
     </>
   );

@@ -15,6 +15,7 @@ import {
 import type { LocalKeypair } from "./keys";
 import type { Ledger, LedgerTransaction } from "./ledger";
 import type { MarketView } from "./market-view";
+import { humanOfferPrice, takeableNearMarket } from "./near-market";
 import { offerOf } from "./offer-cache";
 import { cachedOfferAddress } from "./pda-cache";
 import type { Prng } from "./prng";
@@ -138,6 +139,15 @@ export class MarketActions {
     return (token.referenceUsd * drift) / payment.referenceUsd;
   }
 
+  /** Whether a demo taker would take this offer now: near the market (near-market.ts), and of mints the simulator prices. */
+  private nearMarket(account: OfferAccount): boolean {
+    const token = this.tokenMints.find((m) => m.address === account.tokenMint);
+    const payment = this.paymentMints.find((m) => m.address === account.paymentMint);
+    if (!token || !payment) return false;
+    const mid = (token.referenceUsd * (this.view.drift.get(token.address) ?? 1)) / payment.referenceUsd;
+    return takeableNearMarket(account.side, humanOfferPrice(account, token.decimals, payment.decimals), mid);
+  }
+
   create(failing: boolean): LedgerTransaction | null {
     const maker = this.prng.pick(this.world.makers);
     const token = this.prng.pick(this.tokenMints);
@@ -248,6 +258,7 @@ export class MarketActions {
       if (!address) break;
       const account = this.offer(address);
       if (!account || account.state !== "active" || account.expiresAt <= now) continue;
+      if (!this.nearMarket(account)) continue;
       const left = remaining.get(address) ?? account.remainingSize;
       if (left === 0n) continue;
       if (taker && taker.address === account.maker) continue;

@@ -65,3 +65,16 @@ export function watchConsole(page: Page): string[] {
   page.on("pageerror", (e) => errors.push(`uncaught: ${e.message}`));
   return errors;
 }
+
+/**
+ * Opens a page and waits until it shows itself: the load event, its main
+ * landmark, and (on a page that follows the live stream) the stream out of
+ * "connecting". Not "networkidle": a live page holds its stream open, so it
+ * never goes network-idle.
+ */
+export async function openPage(page: Page, url: string) {
+  const response = await page.goto(url, { waitUntil: "load" });
+  await page.locator("main").first().waitFor();
+  await page.waitForFunction(() => document.querySelector('[data-testid="live-indicator"]')?.getAttribute("data-state") !== "connecting");
+  return response;
+}

@@ -1,17 +1,14 @@
-import { type Connection, Keypair } from "@solana/web3.js";
+import type { Connection } from "@solana/web3.js";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PAYMENT_MINTS } from "../../lib/program/constants";
 import { fillForPayment } from "../../lib/program/price-entry";
 import { shortAddress } from "../../client/format";
 import type { Offer } from "../../client/types";
-import { LOCAL_TOKEN_MINTS } from "../../local/cluster";
-import { waitFor } from "../helpers/worker";
 import { axeViolations, sidewaysOverflow } from "./axe";
-import { DESKTOP, isolate, PHONE, watchConsole } from "./browser";
+import { DESKTOP, PHONE } from "./browser";
 import { startIndexedStack, type IndexedStack } from "./indexed-stack";
-import { connectionTo, fund, tokenBalance } from "./trade-chain";
-import { injectTestWallet, TEST_WALLET_NAME } from "./wallet";
+import { connectionTo, tokenBalance } from "./trade-chain";
+import { connectTestWallet, usdcBookToken, indexedOffer as waitForOffer, type TradedToken, type Trader, UNIT, USDC } from "./traders";
 
 // Trading as a trader types it, in Debian's Chromium against the indexed
 // local cluster: a maker on a desktop (1440x900) creates by price ("3 for 10
@@ -21,54 +18,15 @@ import { injectTestWallet, TEST_WALLET_NAME } from "./wallet";
 // the trade in their portfolio, as maker and as taker. Focus stays in the
 // dialogs; the portfolio passes axe at both widths.
 
-const USDC = PAYMENT_MINTS.find((m) => m.symbol === "USDC" && m.network === "mainnet")!.address;
-const UNIT = 10n ** 6n;
-
-interface Trader {
-  page: Page;
-  address: string;
-  consoleErrors: string[];
-}
-
 let stack: IndexedStack;
 let connection: Connection;
-let token: { address: string; decimals: number };
+let token: TradedToken;
 let maker: Trader;
 let taker: Trader;
 let offerPda: string;
 let fill: bigint;
 
-async function offerOf(pda: string): Promise<Offer | null> {
-  const response = await stack.server.get(`/v1/offers/${pda}`);
-  return response.status === 200 ? ((await response.json()) as Offer) : null;
-}
-
-async function indexedOffer(pda: string, check: (o: Offer) => boolean): Promise<Offer> {
-  let last: Offer | null = null;
-  await waitFor(
-    async () => {
-      last = await offerOf(pda);
-      return last !== null && check(last);
-    },
-    60_000,
-    () => `/v1/offers/${pda} did not show the change: ${JSON.stringify(last)}`,
-  );
-  return last!;
-}
-
-async function connect(viewport: { width: number; height: number }): Promise<Trader> {
-  const context = await stack.browser.newContext({ viewport });
-  await isolate(context, stack.server.baseUrl);
-  const wallet = await injectTestWallet(context, Keypair.generate(), { rpcUrl: stack.cluster.env.SOLANA_RPC_URL });
-  await fund(stack.cluster, wallet.address, 10, { [USDC]: 1_000n * UNIT, [token.address]: 1_000n * UNIT });
-  const page = await context.newPage();
-  const consoleErrors = watchConsole(page);
-  await page.goto(stack.server.baseUrl + "/", { waitUntil: "networkidle" });
-  await page.getByRole("button", { name: "Connect wallet" }).click();
-  await page.getByRole("menuitem", { name: TEST_WALLET_NAME }).click();
-  await page.getByRole("button", { name: shortAddress(wallet.address) }).waitFor({ timeout: 60_000 });
-  return { page, address: wallet.address, consoleErrors };
-}
+const indexedOffer = (pda: string, check: (o: Offer) => boolean) => waitForOffer(stack, pda, check);
 
 /** The wallet menu's balance of `mint` (raw), once it equals `expected`. */
 async function menuBalanceBecomes(trader: Trader, mint: string, expected: bigint): Promise<void> {
@@ -91,12 +49,9 @@ async function focusStaysInDialog(page: Page): Promise<void> {
 beforeAll(async () => {
   stack = await startIndexedStack("e2e-trade-by-price", 120);
   connection = connectionTo(stack.cluster);
-  const markets = (await stack.server.json("/v1/markets")).body.markets as { tokenMint: string; paymentMint: string }[];
-  const mint = LOCAL_TOKEN_MINTS.find((m) => m.tokenProgram === "spl-token" && m.decimals === 6 && markets.some((k) => k.tokenMint === m.address && k.paymentMint === USDC));
-  if (!mint) throw new Error("no USDC book of a 6-decimal SPL token in the ledger");
-  token = mint;
-  maker = await connect(DESKTOP);
-  taker = await connect(PHONE);
+  token = await usdcBookToken(stack);
+  maker = await connectTestWallet(stack, token, DESKTOP);
+  taker = await connectTestWallet(stack, token, PHONE);
 }, 240_000);
 
 afterAll(() => stack?.stop());

@@ -2,15 +2,13 @@ import { type Connection, Keypair, PublicKey } from "@solana/web3.js";
 import bs58 from "bs58";
 import type { Locator, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { EXPIRY_BOUNTY_LAMPORTS, PAYMENT_MINTS } from "../../lib/program/constants";
+import { EXPIRY_BOUNTY_LAMPORTS } from "../../lib/program/constants";
 import { shortAddress } from "../../client/format";
 import type { Offer } from "../../client/types";
-import { LOCAL_TOKEN_MINTS } from "../../local/cluster";
-import { waitFor } from "../helpers/worker";
 import { DESKTOP, isolate, watchConsole } from "./browser";
 import { startIndexedStack, type IndexedStack } from "./indexed-stack";
 import { advancePast, chainNow, connectionTo, createOfferFromNode, fund, lamports, type OfferTerms, takeOfferFromNode, tokenBalance } from "./trade-chain";
-import { injectTestWallet, TEST_WALLET_NAME } from "./wallet";
+import { connectTestWallet, usdcBookToken, offerOf as readOffer, indexedOffer as waitForOffer, type TradedToken, type Trader, UNIT, USDC } from "./traders";
 
 // Trading from the explorer in Debian's Chromium against the indexed local
 // cluster, through both wallet paths: the demo wallet (made in the browser)
@@ -20,43 +18,14 @@ import { injectTestWallet, TEST_WALLET_NAME } from "./wallet";
 // page's bulk actions. Every outcome is read back through /v1 and from the
 // cluster's balances, never from the page alone.
 
-const USDC = PAYMENT_MINTS.find((m) => m.symbol === "USDC" && m.network === "mainnet")!.address;
-const UNIT = 10n ** 6n;
-
-/** A connected wallet in its own browser context; its key is known to the test to set things up from Node. */
-interface Trader {
-  page: Page;
-  address: string;
-  keypair: Keypair;
-  /** The test wallet's record of what it signed (the demo wallet keeps none). */
-  signed?: Uint8Array[];
-  consoleErrors: string[];
-}
-
 let stack: IndexedStack;
 let connection: Connection;
-let token: { address: string; decimals: number };
+let token: TradedToken;
 let demo: Trader;
 let injected: Trader;
 
-async function offerOf(pda: string): Promise<Offer | null> {
-  const response = await stack.server.get(`/v1/offers/${pda}`);
-  return response.status === 200 ? ((await response.json()) as Offer) : null;
-}
-
-/** Waits until /v1 shows the offer as `check` wants, and returns it. */
-async function indexedOffer(pda: string, check: (o: Offer) => boolean): Promise<Offer> {
-  let last: Offer | null = null;
-  await waitFor(
-    async () => {
-      last = await offerOf(pda);
-      return last !== null && check(last);
-    },
-    60_000,
-    () => `/v1/offers/${pda} did not show the change: ${JSON.stringify(last)}`,
-  );
-  return last!;
-}
+const offerOf = (pda: string) => readOffer(stack, pda);
+const indexedOffer = (pda: string, check: (o: Offer) => boolean) => waitForOffer(stack, pda, check);
 
 /** Confirms the action shown in `scope`, waits for the cluster and then the indexer; returns the signature. */
 async function confirmAction(scope: Locator | Page): Promise<string> {
@@ -96,30 +65,12 @@ async function connectDemoWallet(): Promise<Trader> {
   return { page, address, keypair, consoleErrors };
 }
 
-async function connectTestWallet(): Promise<Trader> {
-  const context = await stack.browser.newContext({ viewport: DESKTOP });
-  await isolate(context, stack.server.baseUrl);
-  const wallet = await injectTestWallet(context, Keypair.generate(), { rpcUrl: stack.cluster.env.SOLANA_RPC_URL });
-  await fund(stack.cluster, wallet.address, 10, { [USDC]: 1_000n * UNIT, [token.address]: 1_000n * UNIT });
-  const page = await context.newPage();
-  const consoleErrors = watchConsole(page);
-  await page.goto(stack.server.baseUrl + "/", { waitUntil: "networkidle" });
-  await page.getByRole("button", { name: "Connect wallet" }).click();
-  await page.getByRole("menuitem", { name: TEST_WALLET_NAME }).click();
-  await page.getByRole("button", { name: shortAddress(wallet.address) }).waitFor({ timeout: 60_000 });
-  return { page, address: wallet.address, keypair: wallet.keypair, signed: wallet.signed, consoleErrors };
-}
-
 beforeAll(async () => {
   stack = await startIndexedStack("e2e-trading", 200);
   connection = connectionTo(stack.cluster);
-  // A book paid in USDC whose token is a classic SPL mint (the demo wallet is funded with every token on the book).
-  const markets = (await stack.server.json("/v1/markets")).body.markets as { tokenMint: string; paymentMint: string }[];
-  const mint = LOCAL_TOKEN_MINTS.find((m) => m.tokenProgram === "spl-token" && m.decimals === 6 && markets.some((k) => k.tokenMint === m.address && k.paymentMint === USDC));
-  if (!mint) throw new Error("no USDC book of a 6-decimal SPL token in the ledger");
-  token = mint;
+  token = await usdcBookToken(stack);
   demo = await connectDemoWallet();
-  injected = await connectTestWallet();
+  injected = await connectTestWallet(stack, token, DESKTOP);
 }, 240_000);
 
 afterAll(() => stack?.stop());

@@ -34,8 +34,8 @@ import {
 import { CACHE, onOrigin, requestOrigin, taggedBody, type TaggedBody } from "../http/response";
 import { tokenApiError } from "../http/token-errors";
 import { database, tokenService } from "../services";
+import { knownPairDecimals } from "../mint-decimals";
 import { ADAPTER_ROUTES } from "./adapter-routes";
-import { pairDecimals } from "./pair-decimals";
 import { feedStream } from "./stream";
 
 /**
@@ -190,7 +190,7 @@ export const API_ROUTES: readonly Endpoint[] = [
       checkTimeRange(query);
       const q = { ...query, resolution: CANDLE_RESOLUTIONS[query.resolution] };
       if (units === "raw" && !invert && !includeEmpty) return { text: await listCandles(database(), q) };
-      const decimals = units === "human" ? await pairDecimals(q.tokenMint, q.paymentMint) : undefined;
+      const decimals = units === "human" ? await knownPairDecimals(q, "units", "; use units=raw") : undefined;
       return { text: await listChartCandles(database(), q, { includeEmpty, invert, decimals }) };
     },
   }),

@@ -69,22 +69,31 @@ export interface MadeOffer {
 }
 
 /** A maker with SOL and JUP sells `size` raw JUP at pricePerToken/10^priceScale raw payment units each. */
-export async function makeSellOffer(
-  connection: Connection,
-  cluster: LocalCluster,
-  maker: Keypair,
-  terms: { paymentMint: PublicKey; size: bigint; pricePerToken: bigint; priceScale: number; minFill: bigint; nonce: bigint },
-): Promise<MadeOffer> {
+export const makeSellOffer = (connection: Connection, cluster: LocalCluster, maker: Keypair, terms: OfferTerms) =>
+  makeOffer(connection, cluster, maker, { ...terms, side: "sell" });
+
+interface OfferTerms {
+  paymentMint: PublicKey;
+  size: bigint;
+  pricePerToken: bigint;
+  priceScale: number;
+  minFill: bigint;
+  nonce: bigint;
+}
+
+/** A JUP offer: a sell escrows the maker's JUP, a buy the payment it offers; the maker receives into its account of the other mint. */
+export async function makeOffer(connection: Connection, cluster: LocalCluster, maker: Keypair, terms: OfferTerms & { side: "sell" | "buy" }): Promise<MadeOffer> {
   const programId = new PublicKey(cluster.programId);
   const { address: offer } = findOfferAddress(programId, maker.publicKey, terms.nonce);
-  const escrow = ata(offer, JUP);
+  const [escrowMint, receiveMint] = terms.side === "sell" ? [JUP, terms.paymentMint] : [terms.paymentMint, JUP];
+  const escrow = ata(offer, escrowMint);
   const expiresAt = BigInt(cluster.ledger.tip.blockTime + 86_400);
   await sendAndConfirm(connection, maker, [
-    createAta(maker.publicKey, maker.publicKey, terms.paymentMint),
+    createAta(maker.publicKey, maker.publicKey, receiveMint),
     createOfferInstruction(
       programId,
-      { maker: maker.publicKey, offer, tokenMint: JUP, paymentMint: terms.paymentMint, escrow, makerSource: ata(maker.publicKey, JUP), tokenProgram: TOKEN_PROGRAM_ID },
-      { side: "sell", nonce: terms.nonce, size: terms.size, pricePerToken: terms.pricePerToken, priceScale: terms.priceScale, minFill: terms.minFill, expiresAt },
+      { maker: maker.publicKey, offer, tokenMint: JUP, paymentMint: terms.paymentMint, escrow, makerSource: ata(maker.publicKey, escrowMint), tokenProgram: TOKEN_PROGRAM_ID },
+      { side: terms.side, nonce: terms.nonce, size: terms.size, pricePerToken: terms.pricePerToken, priceScale: terms.priceScale, minFill: terms.minFill, expiresAt },
     ),
   ]);
   return { offer, maker, paymentMint: terms.paymentMint, escrow };

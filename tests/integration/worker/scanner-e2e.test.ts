@@ -107,12 +107,26 @@ describe("the scanner, end to end", () => {
   it("undoes what the cluster rolled back once the fork is final, and indexes what replaced it", async () => {
     cluster.append(undefined, 30); // fresh unfinalized activity
     await caughtUp(main);
-    const fork = cluster.rollback();
+    // The chain that wins reaches one slot past the dropped fork's newest: some of its transactions lie at or above the
+    // checkpoint's slot, the rest below. The scanner must apply none of them before the fork is settled (that applied
+    // them out of order and passed over the rest for good), then all of them, in order.
+    const replaceSlots = cluster.ledger.tip.slot - cluster.ledger.finalizedSlot + 1;
+    const seen = main.worker.output().length;
+    const fork = cluster.rollback({ replaceSlots });
     expect(fork.removedSignatures.length).toBeGreaterThan(0);
+    await waitFor(
+      async () => main.worker.output().slice(seen).includes("is not on the chain the node follows"),
+      60_000,
+      () => `the scanner did not notice its checkpoint was rolled back:\n${main.worker.output().slice(-2000)}`,
+    );
     // A transaction of the dropped fork may land again in the one that replaced it (the same signature, as on a real
     // cluster): it stays indexed. What the chain lost for good must go.
     const replaced = new Set(fork.addedSignatures);
     const dropped = fork.removedSignatures.filter((signature) => !replaced.has(signature));
+    const removed = new Set(fork.removedSignatures);
+    const fresh = fork.addedSignatures.filter((signature) => !removed.has(signature));
+    const [early] = await main.database.db.$client`select count(*)::int as n from scanned_transactions where signature = any(${fresh})`;
+    expect(early!.n).toBe(0);
     cluster.advanceSlots(40); // finalize past the fork
     let state = { stillIndexed: -1, scanned: -1, ledger: -1 };
     await waitFor(

@@ -1,0 +1,105 @@
+import type { Page } from "playwright-core";
+import { DESKTOP, PHONE, isolate, launchChromium, openPage } from "../tests/e2e/browser";
+import { IDLE_LONG_TASK_BUDGET, CLS_BUDGET } from "./web-quality";
+
+// npm run bench:web-live — the pages of a running explorer with its market
+// live (`npm start` in another terminal: the demo traders take and create
+// offers every second or so), at desktop and phone widths: each page is left
+// open, idle, following its stream, for BENCH_IDLE_MS while the browser
+// records its long main-thread tasks and the layout shifts the live rows
+// cause (no input, so every shift counts). bench:web measures the same on a
+// still seed; this is the "idle and live" half, with events arriving.
+// BENCH_WEB_URL: the explorer (default http://localhost:3000).
+
+const BASE = process.env.BENCH_WEB_URL ?? "http://localhost:3000";
+const IDLE_MS = Number(process.env.BENCH_IDLE_MS ?? 10_000);
+
+interface IdleWindow {
+  longestTask: number;
+  tasksOver50: number;
+  shift: number;
+}
+
+/** What the page does while it sits open for `ms`: its longest task, its long tasks, and the layout shift summed. */
+const watchIdle = (page: Page, ms: number) =>
+  page.evaluate(
+    (ms) =>
+      new Promise<IdleWindow>((resolve) => {
+        const result = { longestTask: 0, tasksOver50: 0, shift: 0 };
+        const tasks = new PerformanceObserver((list) => {
+          for (const e of list.getEntries()) {
+            result.longestTask = Math.max(result.longestTask, e.duration);
+            result.tasksOver50++;
+          }
+        });
+        const shifts = new PerformanceObserver((list) => {
+          for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
+            if (!e.hadRecentInput) result.shift += e.value;
+          }
+        });
+        tasks.observe({ type: "longtask" });
+        shifts.observe({ type: "layout-shift" });
+        setTimeout(() => {
+          tasks.disconnect();
+          shifts.disconnect();
+          resolve(result);
+        }, ms);
+      }),
+    ms,
+  );
+
+async function json<T>(path: string): Promise<T> {
+  const response = await fetch(BASE + path);
+  if (!response.ok) throw new Error(`${BASE}${path} answered ${response.status}: is the explorer running (npm start)?`);
+  return (await response.json()) as T;
+}
+
+const totalFills = async () => Number((await json<{ totalFills: number }>("/v1/stats")).totalFills);
+
+const { markets } = await json<{ markets: { tokenMint: string; paymentMint: string }[] }>("/v1/markets");
+const { offers } = await json<{ offers: { pda: string; maker: string }[] }>("/v1/offers?limit=1");
+const market = markets[0];
+const offer = offers[0];
+if (!market || !offer) throw new Error(`${BASE} has no market or open offer yet: wait for the demo market to start`);
+
+const pages: [string, string][] = [
+  ["markets", "/"],
+  ["book", `/book/${market.tokenMint}/${market.paymentMint}`],
+  ["offer", `/offers/${offer.pda}`],
+  ["fills", "/fills"],
+  ["maker", `/makers/${offer.maker}`],
+  ["trending", "/trending"],
+  ["portfolio", "/portfolio"],
+];
+
+const browser = await launchChromium();
+const rows: string[] = [];
+let met = true;
+try {
+  for (const [size, viewport] of [["desktop", DESKTOP], ["phone", PHONE]] as const) {
+    const context = await browser.newContext({ viewport, colorScheme: "dark" });
+    await isolate(context, BASE);
+    const page = await context.newPage();
+    for (const [name, path] of pages) {
+      await openPage(page, BASE + path);
+      const before = await totalFills();
+      const idle = await watchIdle(page, IDLE_MS);
+      const fills = (await totalFills()) - before;
+      const state = await page.evaluate(() => document.querySelector('[data-testid="live-indicator"]')?.getAttribute("data-state") ?? "-");
+      const ok = idle.longestTask <= IDLE_LONG_TASK_BUDGET && idle.shift < CLS_BUDGET;
+      met &&= ok;
+      rows.push(
+        [name.padEnd(10), size.padEnd(7), String(fills).padStart(5), `${Math.round(idle.longestTask)} ms`.padStart(9), String(idle.tasksOver50).padStart(6), idle.shift.toFixed(3).padStart(6), state.padEnd(9), ok ? "" : "over"].join("  "),
+      );
+      console.log(rows.at(-1));
+    }
+    await context.close();
+  }
+} finally {
+  await browser.close();
+}
+console.log(`\n${["page".padEnd(10), "width".padEnd(7), "fills", "longest".padStart(9), "tasks".padStart(6), "shift".padStart(6), "stream"].join("  ")}`);
+for (const row of rows) console.log(row);
+console.log(`\n${IDLE_MS / 1000} s a page at ${BASE}; fills: the market's fills meanwhile; tasks: main-thread tasks over 50 ms; shift: layout shift summed, no input`);
+console.log(`targets: no task over ${IDLE_LONG_TASK_BUDGET} ms and layout shift < ${CLS_BUDGET} while idle and live: ${met ? "met" : "MISSED"}`);
+process.exit(met ? 0 : 1);

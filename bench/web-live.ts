@@ -1,6 +1,5 @@
-import type { Page } from "playwright-core";
 import { DESKTOP, PHONE, isolate, launchChromium, openPage } from "../tests/e2e/browser";
-import { IDLE_LONG_TASK_BUDGET, CLS_BUDGET } from "./web-quality";
+import { IDLE_LONG_TASK_BUDGET, CLS_BUDGET, watchIdle } from "./web-quality";
 
 // npm run bench:web-live — the pages of a running explorer with its market
 // live (`npm start` in another terminal: the demo traders take and create
@@ -13,40 +12,6 @@ import { IDLE_LONG_TASK_BUDGET, CLS_BUDGET } from "./web-quality";
 
 const BASE = process.env.BENCH_WEB_URL ?? "http://localhost:3000";
 const IDLE_MS = Number(process.env.BENCH_IDLE_MS ?? 10_000);
-
-interface IdleWindow {
-  longestTask: number;
-  tasksOver50: number;
-  shift: number;
-}
-
-/** What the page does while it sits open for `ms`: its longest task, its long tasks, and the layout shift summed. */
-const watchIdle = (page: Page, ms: number) =>
-  page.evaluate(
-    (ms) =>
-      new Promise<IdleWindow>((resolve) => {
-        const result = { longestTask: 0, tasksOver50: 0, shift: 0 };
-        const tasks = new PerformanceObserver((list) => {
-          for (const e of list.getEntries()) {
-            result.longestTask = Math.max(result.longestTask, e.duration);
-            result.tasksOver50++;
-          }
-        });
-        const shifts = new PerformanceObserver((list) => {
-          for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
-            if (!e.hadRecentInput) result.shift += e.value;
-          }
-        });
-        tasks.observe({ type: "longtask" });
-        shifts.observe({ type: "layout-shift" });
-        setTimeout(() => {
-          tasks.disconnect();
-          shifts.disconnect();
-          resolve(result);
-        }, ms);
-      }),
-    ms,
-  );
 
 async function json<T>(path: string): Promise<T> {
   const response = await fetch(BASE + path);

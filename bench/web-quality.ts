@@ -21,19 +21,29 @@ export const SCORE_TARGET = 95;
 export const IDLE_LONG_TASK_BUDGET = 200;
 const IDLE_MS = Number(process.env.BENCH_IDLE_MS ?? 5000);
 
-/** The longest main-thread task (ms, 0 if none over 50 ms) while the page sits open for `ms`. */
-const longestIdleTask = (page: Page, ms: number) =>
+/** What a page does while it sits open for `ms`: its longest main-thread task (0 if none over 50 ms), its tasks over 50 ms, and its layout shift summed (no input in the window, so every shift counts). */
+export const watchIdle = (page: Page, ms: number) =>
   page.evaluate(
     (ms) =>
-      new Promise<number>((resolve) => {
-        let longest = 0;
-        const observer = new PerformanceObserver((list) => {
-          for (const e of list.getEntries()) longest = Math.max(longest, e.duration);
+      new Promise<{ longestTask: number; tasksOver50: number; shift: number }>((resolve) => {
+        const result = { longestTask: 0, tasksOver50: 0, shift: 0 };
+        const tasks = new PerformanceObserver((list) => {
+          for (const e of list.getEntries()) {
+            result.longestTask = Math.max(result.longestTask, e.duration);
+            result.tasksOver50++;
+          }
         });
-        observer.observe({ type: "longtask" });
+        const shifts = new PerformanceObserver((list) => {
+          for (const e of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
+            if (!e.hadRecentInput) result.shift += e.value;
+          }
+        });
+        tasks.observe({ type: "longtask" });
+        shifts.observe({ type: "layout-shift" });
         setTimeout(() => {
-          observer.disconnect();
-          resolve(longest);
+          tasks.disconnect();
+          shifts.disconnect();
+          resolve(result);
         }, ms);
       }),
     ms,
@@ -67,7 +77,7 @@ export async function measureQuality(browser: Browser, base: string, pages: [str
         await openPage(page, base + path);
         const axe = (await axeViolations(page)).map((v) => `${v.id} (${v.targets.length})`);
         const overflow = await sidewaysOverflow(page);
-        const idleLongTask = await longestIdleTask(page, IDLE_MS);
+        const idleLongTask = (await watchIdle(page, IDLE_MS)).longestTask;
         const stream = await page.evaluate(() => document.querySelector('[data-testid="live-indicator"]')?.getAttribute("data-state") ?? "-");
         const run = await lighthouse(
           base + path,

@@ -1,8 +1,9 @@
 import postgres from "postgres";
 import { openStream, type StreamReader } from "../tests/helpers/sse";
 
-// What bench/scale.ts measures with: streams that resume as EventSource does,
-// a load loop, the web's metrics, percentiles.
+// What bench/scale.ts measures with: a reference stream that resumes as
+// EventSource does, the feed's log with commit times, a load loop, the web's
+// metrics, percentiles.
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -12,10 +13,13 @@ export function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
-/** A stream that reconnects with Last-Event-ID when cut, keeping every id it got and when. */
+/**
+ * A stream read by a real parser (eventsource-parser, as the suites read
+ * them) that reconnects with Last-Event-ID when cut, keeping every id: the
+ * check beside bench:scale's light readers (bench/scale-streams.ts).
+ */
 export class ResumingStream {
-  ids: bigint[] = [];
-  received: { id: bigint; at: number }[] = [];
+  ids: number[] = [];
   reconnects = 0;
   private reader: StreamReader | null = null;
   private closed = false;
@@ -26,7 +30,7 @@ export class ResumingStream {
     private readonly path: string,
   ) {}
 
-  async open(after?: bigint): Promise<void> {
+  async open(after?: number): Promise<void> {
     const headers: Record<string, string> = after === undefined ? {} : { "last-event-id": after.toString() };
     const reader = await openStream(this.urls(), this.path, headers);
     this.reader = reader;
@@ -53,9 +57,7 @@ export class ResumingStream {
     for (; this.seen < events.length; this.seen++) {
       const e = events[this.seen]!;
       if (!e.id) continue;
-      const id = BigInt(e.id);
-      this.ids.push(id);
-      this.received.push({ id, at: Date.now() });
+      this.ids.push(Number(e.id));
     }
   }
 
@@ -67,31 +69,47 @@ export class ResumingStream {
 }
 
 /** Gaps and duplicates of `ids` against the log's ids in (after, through]. */
-export function compareToLog(ids: bigint[], log: bigint[], after: bigint, through: bigint): { gaps: number; duplicates: number } {
-  const got = ids.filter((id) => id > after && id <= through);
-  const seen = new Set<bigint>();
+export function compareToLog(ids: ArrayLike<number>, log: readonly number[], after: number, through: number): { gaps: number; duplicates: number } {
+  const seen = new Set<number>();
   let duplicates = 0;
-  for (const id of got) {
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i]!;
+    if (id <= after || id > through) continue;
     if (seen.has(id)) duplicates++;
     else seen.add(id);
   }
-  const gaps = log.filter((id) => id > after && id <= through && !seen.has(id)).length;
+  let gaps = 0;
+  for (const id of log) if (id > after && id <= through && !seen.has(id)) gaps++;
   return { gaps, duplicates };
 }
 
-/** The log's ids after `after` that a stream without `types` carries (candles are asked for by name). */
-export async function logIds(url: string, after: bigint): Promise<{ ids: bigint[]; createdAt: Map<bigint, number> }> {
-  const sql = postgres(url, { max: 1, onnotice: () => {} });
-  const rows = await sql<{ id: string; at: number }[]>`select id::text, extract(epoch from created_at) * 1000 as at from feed_events where id > ${after.toString()}::bigint and kind <> 'candle' order by id`;
-  await sql.end();
-  return { ids: rows.map((r) => BigInt(r.id)), createdAt: new Map(rows.map((r) => [BigInt(r.id), Number(r.at)])) };
+export interface FeedLog {
+  /** The ids after `after` that a stream without `types` carries (candles are asked for by name). */
+  ids: number[];
+  /** Each id's commit time (ms since the epoch, PostgreSQL's clock: the same system clock as Date.now()). */
+  committedAt: Map<number, number>;
+  /** "commit" (track_commit_timestamp is on) or "transaction start" (created_at, now()). */
+  stamp: string;
 }
 
-export async function newestFeedId(url: string): Promise<bigint> {
+export async function feedLog(url: string, after: number): Promise<FeedLog> {
+  const sql = postgres(url, { max: 1, onnotice: () => {} });
+  try {
+    const [setting] = await sql<{ on: boolean }[]>`select current_setting('track_commit_timestamp') = 'on' as on`;
+    const at = setting!.on ? sql`pg_xact_commit_timestamp(xmin)` : sql`created_at`;
+    const rows = await sql<{ id: string; at: number }[]>`select id::text, (extract(epoch from ${at}) * 1000)::float8 as at from feed_events
+      where id > ${after}::bigint and kind <> 'candle' order by id`;
+    return { ids: rows.map((r) => Number(r.id)), committedAt: new Map(rows.map((r) => [Number(r.id), r.at])), stamp: setting!.on ? "commit" : "transaction start" };
+  } finally {
+    await sql.end();
+  }
+}
+
+export async function newestFeedId(url: string): Promise<number> {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   const [row] = await sql<{ id: string }[]>`select coalesce(max(id), 0)::text as id from feed_events`;
   await sql.end();
-  return BigInt(row!.id);
+  return Number(row!.id);
 }
 
 /** A metric's value (summed over matching series) from a Prometheus text page. */

@@ -48,6 +48,10 @@ export interface ScaleStack {
   workers: (ChildProcess | undefined)[];
   workerHealthUrls: string[];
   startWeb(i: number): Promise<void>;
+  /** One more web process on a port of its own, `env` over the others' (not behind nginx); stopped with the rest. */
+  startWebWith(env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }>;
+  /** Where the engines' logs are (nginx-access.log: each request's status, cache status and time). */
+  logDir: string;
   startWorker(i: number): void;
   stopReplica(mode: "immediate" | "fast"): Promise<void>;
   startReplica(): Promise<void>;
@@ -186,6 +190,14 @@ export async function startScaleStack(options: ScaleOptions): Promise<ScaleStack
     };
     await Promise.all([startWeb(0), startWeb(1)]);
     cleanups.push(() => Promise.all(webs.map((w) => stopChild(w))));
+    const startWebWith = async (env: Record<string, string>) => {
+      const port = await freePort();
+      const child = startChild(process.execPath, ["scripts/web.mjs"], { ...webEnv(port), ...env }, (l) => log(`web:${port}: ${l}`));
+      cleanups.push(() => stopChild(child));
+      const url = `http://127.0.0.1:${port}`;
+      await waitFor(`web process on ${port}`, httpOk(`${url}/v1`), 60_000);
+      return { url, stop: () => stopChild(child) };
+    };
     log(`web processes on ${webPorts.join(", ")}`);
 
     const nginxConf = renderConfig("nginx.conf", path.join(conf, "nginx.conf"), {
@@ -214,6 +226,8 @@ export async function startScaleStack(options: ScaleOptions): Promise<ScaleStack
       workers,
       workerHealthUrls: healthPorts.map((p) => `http://127.0.0.1:${p}`),
       startWeb,
+      startWebWith,
+      logDir: logs,
       startWorker,
       stopReplica: (mode) => runTool(bin.pg_ctl, ["-D", replicaDir, "-m", mode, "-w", "stop"]).then(() => {}),
       startReplica,

@@ -45,7 +45,7 @@ export class StreamReaders {
   ) {}
 
   /** Opens every stream and resolves once each has answered 200 (retrying refusals), at most `timeoutMs`. */
-  static async open(specs: StreamSpec[], threads: number, timeoutMs = 120_000): Promise<StreamReaders> {
+  static async open(specs: StreamSpec[], threads: number, timeoutMs = 300_000): Promise<StreamReaders> {
     const code = await bundledThread();
     const groups = Math.max(0, ...specs.map((s) => s.group)) + 1;
     const count = Math.max(1, Math.min(threads, specs.length));

@@ -8,7 +8,8 @@ import { SseIdScanner } from "./sse-ids";
 // chunk). A stream cut by the server resumes with Last-Event-ID at once, as
 // EventSource does; a refused connection is retried after 200 ms. The newest
 // id each group (web process) has delivered to this thread is written to a
-// shared array the bench reads while it runs.
+// shared array the bench reads while it runs. A thread opens its streams
+// OPENING at a time.
 
 export interface ThreadStream {
   host: string;
@@ -35,6 +36,8 @@ export interface StreamRecord {
 
 export type ThreadMessage = { type: "ready" } | { type: "done"; records: StreamRecord[] };
 
+/** Streams of a thread being opened at once. */
+const OPENING = 16;
 const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
 
 class Reader {
@@ -121,10 +124,17 @@ let waiting = data.streams.length;
 const readers = data.streams.map(
   (spec) =>
     new Reader(spec, newest, data.slot + spec.group, () => {
+      openNext();
       if (--waiting === 0) port.postMessage({ type: "ready" } satisfies ThreadMessage);
     }),
 );
-for (const reader of readers) reader.open();
+// Streams arrive a few at a time, as clients do: a thousand opens at once
+// would each wait for a backlog read in the web's pool of ten connections.
+let next = 0;
+const openNext = () => {
+  if (next < readers.length) readers[next++]!.open();
+};
+for (let i = 0; i < OPENING; i++) openNext();
 if (readers.length === 0) port.postMessage({ type: "ready" } satisfies ThreadMessage);
 port.on("message", (message: { type: "close" }) => {
   if (message.type !== "close") return;

@@ -2,7 +2,7 @@ import type postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jsonObject } from "../../../lib/db/reads/fields";
 import { MAKER_RANK_FIELDS, makerLeaderboardStatement, MAKER_SORTS, type MakerSort } from "../../../lib/db/reads/makers";
-import { MAKER_WINDOW_NAMES, windowCondition, type MakerWindow } from "../../../lib/db/reads/maker-windows";
+import { MAKER_WINDOW_NAMES, MAKER_WINDOWS, type MakerWindow } from "../../../lib/db/reads/maker-windows";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
 import { addressOf, USDC, USDT, WSOL } from "../../helpers/fixtures";
 
@@ -14,6 +14,13 @@ import { addressOf, USDC, USDT, WSOL } from "../../helpers/fixtures";
 // window's edges (a second either side of the first bucket), sums beyond
 // 2^64, ties, and after a rollback deletes fills and offers and a fill moves.
 
+/** The window's rows as first written: whole buckets ending with the current one, the all-time row for all. */
+function referenceWindow(window: MakerWindow): string {
+  const { resolution, buckets } = MAKER_WINDOWS[window];
+  if (resolution === 0) return "a.resolution = 0";
+  return `a.resolution = ${resolution} and a.bucket >= maker_activity_bucket(${resolution}, now()) - interval '${(buckets - 1) * resolution} seconds'`;
+}
+
 /** The leaderboard as first written (migration 0009's reads): the reference. */
 function referenceStatement(window: MakerWindow, sort: MakerSort, afterCursor: boolean): string {
   const key = { volume: "r.volume", fills: "r.fills", offers: "r.offers" }[sort];
@@ -24,7 +31,7 @@ function referenceStatement(window: MakerWindow, sort: MakerSort, afterCursor: b
     with g as (
       select a.maker, a.payment_mint, sum(a.fills) as fills, sum(a.offers) as offers, sum(a.volume) as volume, sum(a.taker_fees) as taker_fees
       from maker_activity a
-      where ${windowCondition(window, "a")} and ($3::text is null or a.payment_mint = $3::text)
+      where ${referenceWindow(window)} and ($3::text is null or a.payment_mint = $3::text)
       group by a.maker, a.payment_mint
     ),
     r as (
@@ -62,8 +69,8 @@ async function seed(): Promise<void> {
       (case when i % 2 = 0 then 'sell' else 'buy' end)::offer_side, i, 1000 + i, 1000 + i, 1 + i % 13, 0, 1,
       now() - i * interval '2 hours 23 minutes', now() + interval '30 days', 1000 + i
     from generate_series(1, 400) i`;
-  const edges = ["24h", "7d", "30d"].map((w) => {
-    const { resolution, buckets } = { "24h": { resolution: 3600, buckets: 24 }, "7d": { resolution: 86400, buckets: 7 }, "30d": { resolution: 86400, buckets: 30 } }[w]!;
+  const edges = (["24h", "7d", "30d"] as const).map((w) => {
+    const { resolution, buckets } = MAKER_WINDOWS[w];
     return `maker_activity_bucket(${resolution}, now()) - interval '${(buckets - 1) * resolution} seconds'`;
   });
   await sql.unsafe(`

@@ -8,6 +8,7 @@ import { listWalletTrades, type TradeRole } from "../lib/db/reads/wallet-trades"
 import { exportFills, listFills, listOfferFills, type FillFilters } from "../lib/db/reads/fills";
 import { listMakerLeaderboard, type MakerSort } from "../lib/db/reads/makers";
 import type { MakerWindow } from "../lib/db/reads/maker-windows";
+import { answerAdapter } from "./bare-adapters";
 import { getOffer, listOffers } from "../lib/db/reads/offers";
 import { makerStats, protocolStats } from "../lib/db/reads/stats";
 import type { OfferStatus, Side } from "../lib/offer-status";
@@ -76,6 +77,7 @@ async function answer(db: Database, url: URL): Promise<string | undefined> {
   if (parts[1] === "wallets" && parts[3] === "trades") {
     return listWalletTrades(db, { address: parts[2]!, role: (opt(q, "role") ?? "any") as TradeRole, ...page });
   }
+  if (parts.length === 3) return answerAdapter(db, parts[1]!, parts[2]!, q);
   return undefined;
 }
 

@@ -103,17 +103,24 @@ export interface DexPair {
 }
 
 /**
+ * The statement of /v1/dextools/pair ($1 the token mint, $2 the payment
+ * mint): the head of the pair's range of offers_pair_created_idx, so one
+ * index probe however many offers the market has. Text, so a test can
+ * EXPLAIN it.
+ */
+export const DEX_PAIR_STATEMENT = `
+  select o.created_slot::text as slot, extract(epoch from o.created_at)::bigint::text as ts, o.created_signature as signature,
+    (select program_id from chain_identity where id = 1) as program
+  from offers o where o.token_mint = $1::text and o.payment_mint = $2::text and o.created_slot is not null
+  order by o.created_slot, o.created_at limit 1`;
+
+/**
  * GET /v1/dextools/pair: the market, created with its first offer (the
  * oldest indexed creation of an offer on the pair); the factory is the
  * offer-book program. Null when no offer was ever made on the pair.
  */
 export async function readDexPair(db: Database, pair: Pair): Promise<DexPair | null> {
-  const sql = db.$client;
-  const [row] = await sql`
-    select o.created_slot::text as slot, extract(epoch from o.created_at)::bigint::text as ts, o.created_signature as signature,
-      (select program_id from chain_identity where id = 1) as program
-    from offers o where o.token_mint = ${pair.tokenMint} and o.payment_mint = ${pair.paymentMint} and o.created_slot is not null
-    order by o.created_slot, o.created_at limit 1`;
+  const [row] = await db.$client.unsafe(DEX_PAIR_STATEMENT, [pair.tokenMint, pair.paymentMint]);
   if (!row) return null;
   return {
     id: dexPairId(pair),

@@ -48,34 +48,45 @@ const mintMap = (column: string) =>
 
 /**
  * The page's statement: $1 limit, $2 offset; $3 the payment mint (or null
- * for all); with `afterCursor`, $4 and $5 the cursor's key and maker. It sums
- * maker_activity's buckets of the window (one range of its primary key) per
- * maker and payment mint, then per maker, and ranks by the sort key
- * descending, then the maker ascending. Text, so a test can EXPLAIN it.
+ * for all); with `afterCursor`, $4 and $5 the cursor's key and maker. It
+ * ranks first, on sums alone: maker_activity's buckets of the window (one
+ * range of its primary key) summed per maker, ordered by the sort key
+ * descending, then the maker ascending, cut to the page. Only the page's
+ * makers then get their figures per payment mint, each from its own rows of
+ * the window (a range of maker_activity_maker_idx). Text, so a test can
+ * EXPLAIN it.
  */
 export function makerLeaderboardStatement(window: MakerWindow, sort: MakerSort, afterCursor: boolean): string {
   const key = SORT_KEY[sort];
   const after = afterCursor ? `where (${key} < $4::numeric or (${key} = $4::numeric and r.maker > $5::text))` : "";
+  const inWindow = (alias: string) => `${windowCondition(window, alias)} and ($3::text is null or ${alias}.payment_mint = $3::text)`;
   return `
-    with g as (
-      select a.maker, a.payment_mint, sum(a.fills) as fills, sum(a.offers) as offers, sum(a.volume) as volume, sum(a.taker_fees) as taker_fees
+    with r as (
+      select a.maker, sum(a.fills)::bigint as fills, sum(a.offers)::bigint as offers${sort === "volume" ? ", sum(a.volume) as volume" : ""}
       from maker_activity a
-      where ${windowCondition(window, "a")} and ($3::text is null or a.payment_mint = $3::text)
-      group by a.maker, a.payment_mint
-    ),
-    r as (
-      select g.maker, sum(g.fills)::bigint as fills, sum(g.offers)::bigint as offers, sum(g.volume) as volume,
-        ${mintMap("volume")} as volume_by_mint, ${mintMap("taker_fees")} as fees_by_mint
-      from g group by g.maker
-      having sum(g.fills) <> 0 or sum(g.offers) <> 0
+      where ${inWindow("a")}
+      group by a.maker
+      having sum(a.fills) <> 0 or sum(a.offers) <> 0
     ),
     page as (
-      select r.*, ${key} as sort_key from r ${after}
+      select r.maker, r.fills, r.offers, ${key} as sort_key from r ${after}
       order by ${key} desc, r.maker asc limit $1 offset $2
+    ),
+    ranked as (
+      select p.*, m.volume_by_mint, m.fees_by_mint
+      from page p cross join lateral (
+        select ${mintMap("volume")} as volume_by_mint, ${mintMap("taker_fees")} as fees_by_mint
+        from (
+          select b.payment_mint, sum(b.volume) as volume, sum(b.taker_fees) as taker_fees
+          from maker_activity b
+          where b.maker = p.maker and ${inWindow("b")}
+          group by b.payment_mint
+        ) g
+      ) m
     )
     select coalesce(json_agg(j order by sort_key desc, maker asc), '[]')::text as items, count(*)::int as n,
       (array_agg(array[sort_key::text, maker] order by sort_key asc, maker desc))[1:1] as last
-    from (select r.sort_key, r.maker, ${RANK_JSON} as j from page r) ranked`;
+    from (select r.sort_key, r.maker, ${RANK_JSON} as j from ranked r) ranked_json`;
 }
 
 /**

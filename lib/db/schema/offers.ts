@@ -63,6 +63,8 @@ export const offers = pgTable(
     // A mint has many offers: with the state in the key, each status branch is its own ordered range.
     index("offers_token_state_created_idx").on(t.tokenMint, t.state, t.createdAt.desc(), t.pda.desc()),
     index("offers_payment_state_created_idx").on(t.paymentMint, t.state, t.createdAt.desc(), t.pda.desc()),
+    // A market's offers by creation (slot, then time): its first offer is the DEXTools pair's creation.
+    index("offers_pair_created_idx").on(t.tokenMint, t.paymentMint, t.createdSlot, t.createdAt).where(sql`created_slot is not null`),
     index("offers_active_book_idx").on(t.tokenMint, t.paymentMint, t.side, t.price).where(sql`state = 'active'`),
     // Active offers past their expiry but not yet flagged: the job's work list and the
     // live part of every lapsed count; small whenever the job keeps up.

@@ -3,6 +3,7 @@ import path from "node:path";
 import { Ajv } from "ajv";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse } from "yaml";
+import { DEX_PAIR_STATEMENT } from "../../../lib/adapters/dextools";
 import { insertOffer, recordFills, type NewFill, type NewOffer } from "../../../lib/db/writes/index";
 import { startTokenStandin, type TokenStandin } from "../../../local/tokens/index";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
@@ -186,5 +187,20 @@ describe("GET /v1/dextools/pair and /asset", () => {
     expect((await dex(`/asset?id=${USDC}`)).status).toBe(200);
     expect((await dex(`/asset?id=${addressOf("token:never-traded")}`)).status).toBe(404);
     expect((await dex("/asset?id=nope")).body).toMatchObject({ code: "invalid_parameter", param: "id" });
+  });
+});
+
+describe("the pair's read", () => {
+  it("is the head of one range of offers_pair_created_idx, among many offers of the market", async () => {
+    await sql()`insert into offers (pda, maker, token_mint, payment_mint, side, nonce, original_size, remaining_size, price_per_token, price_scale,
+        min_fill, created_at, expires_at, created_slot, last_slot)
+      select 'dex-bulk-' || i, 'dex-bulk-maker', ${WSOL}, ${USDC}, 'sell', i, 10, 10, 1, 0, 1,
+        to_timestamp(${T0}) + i * interval '1 second', to_timestamp(${T0}) + interval '30 days', 1000 + i, 1000 + i
+      from generate_series(1, 20000) i`;
+    await sql()`analyze offers`;
+    const plan = (await sql().unsafe(`explain ${DEX_PAIR_STATEMENT}`, [WSOL, USDC])).map((r) => r["QUERY PLAN"]).join("\n");
+    expect(plan).toMatch(/Index Scan using offers_pair_created_idx on offers/);
+    expect(plan).not.toMatch(/Sort|Seq Scan on offers/);
+    expect((await dex(`/pair?id=${PAIR_ID}`)).body.pair.createdAtBlockNumber).toBe(290);
   });
 });

@@ -1,0 +1,1 @@
+CREATE INDEX "offers_pair_created_idx" ON "offers" USING btree ("token_mint","payment_mint","created_slot","created_at") WHERE created_slot is not null;

@@ -1,8 +1,11 @@
 import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../../platform/postgres/embedded";
+import { createTestDatabase, type TestDatabase } from "../../helpers/database";
+import { startWebServer } from "../../helpers/server";
 
 const LAUNCHER = path.resolve(import.meta.dirname, "../../../scripts/web.mjs");
 
@@ -33,5 +36,40 @@ describe("npm run web start failures are one line and a non-zero exit", () => {
     expect(run.status).toBe(1);
     expect(run.stderr.trim().split("\n")).toHaveLength(1);
     expect(run.stderr).toMatch(/^web: invalid environment: PORT: .*: correct or unset these variables$/m);
+  });
+});
+
+// Node 24's V8 sizes the young generation 4x Node 20's; the launcher holds it
+// to Node 20's (scripts/web.mjs, docs/benchmarks-api.md "Memory") by starting
+// the same process again with the flag: same pid, still serving.
+describe("the web's V8 young generation", () => {
+  const NODE24 = Number(process.versions.node.split(".")[0]) >= 24;
+  const flagsOf = (pid: number) => readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter((arg) => arg.startsWith("--max-semi-space-size"));
+  let database: TestDatabase;
+  beforeAll(async () => {
+    database = await createTestDatabase();
+  });
+  afterAll(async () => {
+    await database?.drop();
+  });
+
+  it(`is held to 16 MB semi-spaces on Node 24 and left at V8's default on older Nodes (this is ${process.version})`, async () => {
+    const server = await startWebServer({ DATABASE_URL: database.url });
+    try {
+      expect(flagsOf(server.pid)).toEqual(NODE24 ? ["--max-semi-space-size=16"] : []);
+      expect((await server.get("/v1")).status).toBe(200);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it("is left as the operator sets it in NODE_OPTIONS", async () => {
+    const server = await startWebServer({ DATABASE_URL: database.url, NODE_OPTIONS: "--max-semi-space-size=8" });
+    try {
+      expect(flagsOf(server.pid)).toEqual([]); // NODE_OPTIONS is not in the command line, and no flag was added
+      expect((await server.get("/v1")).status).toBe(200);
+    } finally {
+      await server.stop();
+    }
   });
 });

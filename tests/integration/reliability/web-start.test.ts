@@ -13,7 +13,7 @@ function runWeb(env: Record<string, string>) {
   return spawnSync(process.execPath, [LAUNCHER], {
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...env },
     encoding: "utf8",
-    timeout: 30_000,
+    timeout: 100_000, // a bound for a hung launcher, under the test's own 120 s: a loaded machine has taken over 30 s to start Node twice (Node 24 re-execs)
   });
 }
 

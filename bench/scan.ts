@@ -38,20 +38,29 @@ function cpuSeconds(pid: number): number {
   return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
 }
 
-/** CPU time of a PostgreSQL server so far: the postmaster, its children that ended (reaped into cutime/cstime) and those alive. */
-function postgresCpuSeconds(postmaster: number): number {
+/**
+ * CPU time of a PostgreSQL server so far, by kind of process: `backends`
+ * (client connections alive: the worker's, and the bench's poll), `autovacuum`
+ * (workers alive), `background` (the postmaster itself, walwriter,
+ * checkpointer, bgwriter, launchers) and `ended` (children reaped into the
+ * postmaster's cutime/cstime: mostly autovacuum workers that finished, and
+ * connections closed).
+ */
+function postgresCpuByKind(postmaster: number): Record<"backends" | "autovacuum" | "background" | "ended", number> {
   const stat = (pid: number) => readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
   const own = stat(postmaster);
-  let ticks = Number(own[11]) + Number(own[12]) + Number(own[13]) + Number(own[14]);
+  const kinds = { backends: 0, autovacuum: 0, background: (Number(own[11]) + Number(own[12])) / 100, ended: (Number(own[13]) + Number(own[14])) / 100 };
   for (const child of readFileSync(`/proc/${postmaster}/task/${postmaster}/children`, "utf8").split(" ").filter(Boolean)) {
     try {
       const fields = stat(Number(child));
-      ticks += Number(fields[11]) + Number(fields[12]);
+      const title = readFileSync(`/proc/${child}/cmdline`, "utf8");
+      const kind = title.includes("autovacuum worker") ? "autovacuum" : /\d+\.\d+\.\d+\.\d+\(\d+\)|\[local\]/.test(title) ? "backends" : "background";
+      kinds[kind] += (Number(fields[11]) + Number(fields[12])) / 100;
     } catch {
       // ended between the listing and the read: counted in cutime next time
     }
   }
-  return ticks / 100;
+  return kinds;
 }
 
 /** Peak resident set of a process so far (VmHWM), in MB. */
@@ -131,7 +140,8 @@ for (const [index, size] of SIZES.entries()) {
     await profiler.post("Profiler.start");
   }
   const benchCpuBefore = process.cpuUsage();
-  const postgresCpuBefore = postmasterPid ? postgresCpuSeconds(postmasterPid) : 0;
+  const postgresKindsBefore = postmasterPid ? postgresCpuByKind(postmasterPid) : null;
+  const postgresCpuBefore = postgresKindsBefore ? Object.values(postgresKindsBefore).reduce((a, b) => a + b, 0) : 0;
   started = Date.now();
   const worker = await spawnServer(
     [...(PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=worker-${size}.cpuprofile`] : []), "scripts/worker.mjs"],
@@ -146,7 +156,8 @@ for (const [index, size] of SIZES.entries()) {
   }
   const backfillSeconds = (Date.now() - started) / 1000;
   const benchCpu = process.cpuUsage(benchCpuBefore);
-  const postgresCpu = postmasterPid ? postgresCpuSeconds(postmasterPid) - postgresCpuBefore : NaN;
+  const postgresKinds = postmasterPid ? postgresCpuByKind(postmasterPid) : null;
+  const postgresCpu = postgresKinds ? Object.values(postgresKinds).reduce((a, b) => a + b, 0) - postgresCpuBefore : NaN;
   if (profiler) {
     const { profile } = await profiler.post("Profiler.stop");
     writeFileSync(path.join(PROFILE_DIR!, `cluster-${size}.cpuprofile`), JSON.stringify(profile));
@@ -173,7 +184,10 @@ for (const [index, size] of SIZES.entries()) {
   const line =
     `${total.toLocaleString()} transactions (ledger built in ${buildSeconds.toFixed(0)} s): backfill ${backfillSeconds.toFixed(1)} s = ${txPerSecond.toFixed(0)} transactions/s, ${(fillRow!.n / backfillSeconds).toFixed(0)} fills/s; worker peak RSS ${peak.toFixed(0)} MB; ` +
     `CPU ms/transaction: worker ${perTx(workerCpu)}, cluster ${perTx(clusterCpu)}, PostgreSQL ${postmasterPid ? perTx(postgresCpu) : "n/a"}` +
-    (postmasterPid ? `; worker + PostgreSQL ${perTx(workerCpu + postgresCpu)} (target <= ${CPU_TARGET_MS})` : "");
+    (postmasterPid ? `; worker + PostgreSQL ${perTx(workerCpu + postgresCpu)} (target <= ${CPU_TARGET_MS})` : "") +
+    (postgresKinds && postgresKindsBefore
+      ? `\n  PostgreSQL by process: ${(Object.keys(postgresKinds) as (keyof typeof postgresKinds)[]).map((k) => `${k} ${perTx(postgresKinds[k] - postgresKindsBefore[k])}`).join(", ")}`
+      : "");
   console.log(line);
   results.push(line);
   if (txPerSecond < RATE_TARGET) misses.push(`${total}: backfill ${txPerSecond.toFixed(0)} tx/s (target >= ${RATE_TARGET})`);

@@ -62,7 +62,15 @@ export const serverEnvSchema = z.object({
     .enum(["auto", "true", "false", "1", "0"])
     .default("auto")
     .transform((v) => (v === "auto" ? "auto" : v === "true" || v === "1" ? "on" : "off")),
-  RPC_BATCH_SIZE: positiveInt(100),
+  /**
+   * getTransaction calls in one batch; unset: 25 without a request budget,
+   * 100 with one (RPC_RPS). A batch's reply is one string, and above about
+   * 128 KB (some 40 transactions in the `json` encoding) V8 keeps it in its
+   * large-object space, where it costs several times more to build and
+   * collect (docs/benchmarks.md, "Third pass"); where requests are rationed,
+   * fewer of them matter more.
+   */
+  RPC_BATCH_SIZE: z.coerce.number().int().positive().optional(),
   /** Requests per second the worker may send the RPC; 0: no budget (a local node). */
   RPC_RPS: z.coerce.number().min(0).default(0),
   RPC_CONCURRENCY: positiveInt(16),
@@ -107,6 +115,11 @@ export function parseServerEnv(source: NodeJS.ProcessEnv = process.env): ServerE
     throw new EnvError(`Invalid environment:\n${lines.join("\n")}`);
   }
   return result.data;
+}
+
+/** getTransaction calls in one batch: RPC_BATCH_SIZE, or by default 25 without a request budget and 100 with one (see RPC_BATCH_SIZE). */
+export function rpcBatchSize(config: Pick<ServerEnv, "RPC_BATCH_SIZE" | "RPC_RPS">): number {
+  return config.RPC_BATCH_SIZE ?? (config.RPC_RPS > 0 ? 100 : 25);
 }
 
 let cached: ServerEnv | undefined;

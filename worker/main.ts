@@ -1,7 +1,7 @@
 import { connect, disconnect } from "../lib/db/client";
 import { databaseStartupError } from "../platform/postgres/connect-error";
 import { embeddedDatabaseUrl } from "../platform/postgres/embedded-url";
-import { env as readEnv, type ServerEnv } from "../platform/env";
+import { env as readEnv, rpcBatchSize, type ServerEnv } from "../platform/env";
 import { createLogger } from "../platform/log";
 import { solanaWebsocketUrl } from "../lib/rpc/ws-url";
 import { exitWithOneLine, oneLine, StartupError } from "../platform/startup-error";
@@ -112,7 +112,7 @@ const rpc = createProgramRpc({
   timeoutMs: config.RPC_TIMEOUT_MS,
   concurrency: config.RPC_CONCURRENCY,
   batch: config.RPC_BATCH,
-  batchSize: config.RPC_BATCH_SIZE,
+  batchSize: rpcBatchSize(config),
   signal: halt.signal,
   log,
   metrics,

@@ -51,7 +51,7 @@ async function backfill(env: Record<string, string>): Promise<{ database: TestDa
   const worker = startWorker({ DATABASE_URL: database.url, ...cluster.env, ...env });
   cleanups.push(() => database.drop(), async () => worker.kill("SIGKILL"));
   const total = cluster.ledger.transactions.length;
-  await waitFor(async () => (await scannedCount(database.url)) === total, 60_000, () => worker.output().slice(-3000));
+  await waitFor(async () => (await scannedCount(database.url)) === total, 100_000, () => worker.output().slice(-3000));
   return { database, worker };
 }
 

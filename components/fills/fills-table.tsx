@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { NewRowsPill, useHeldRows } from "../live/held-rows";
 import type { Fill } from "@/client/types";
 import { Address } from "../ui/address";
 import { DataTable, type Column } from "../ui/data-table";
@@ -72,6 +73,18 @@ export function FillsTable({ fills, columns = {}, fresh, emptyTitle = "No fills"
           rowProps={(f) => ({ className: arrived.has(fillKey(f)) ? "row-arrive" : undefined, "data-fill": fillKey(f) })}
         />
       </div>
+    </>
+  );
+}
+
+/** A live fill list: fills arriving while the reader may be looking at it wait behind the "N new fills" pill. */
+export function LiveFillsTable({ fills, listKey, max, ...table }: { fills: Fill[]; listKey: string; max?: number; columns?: FillColumns; emptyTitle?: string }) {
+  // The newest `max` of the rows the reader has: held rows do not push shown ones out.
+  const { shown, held, release, anchor } = useHeldRows(fills, fillKey, listKey);
+  return (
+    <>
+      <NewRowsPill count={held} noun={held === 1 ? "fill" : "fills"} onShow={release} anchor={anchor} />
+      <FillsTable fills={max === undefined ? shown : shown.slice(0, max)} {...table} />
     </>
   );
 }

@@ -34,8 +34,8 @@ export function FillsView({ filters, initial, tokenOptions, feedAfter }: { filte
   const { data, error, isFetching } = useFills(query, initial ?? undefined);
   const list = data ?? initial;
   const allRows = useMemo(() => list?.fills ?? [], [list]);
-  // New live fills wait behind a pill while the reader is scrolled down the list.
-  const { shown: rows, held, release } = useHeldRows(allRows, fillKey, JSON.stringify(query));
+  // New live fills wait behind a pill while the list is on screen (components/live/held-rows.tsx).
+  const { shown: rows, held, release, anchor } = useHeldRows(allRows, fillKey, JSON.stringify(query));
   // Rows that were not in the server's first render arrived live: they light up once.
   const [firstKeys] = useState(() => new Set((initial?.fills ?? []).map(fillKey)));
   const fresh = useMemo(() => new Set(rows.map(fillKey).filter((k) => !firstKeys.has(k))), [rows, firstKeys]);
@@ -94,7 +94,7 @@ export function FillsView({ filters, initial, tokenOptions, feedAfter }: { filte
         }
       >
         <StaleNote error={list ? error : null} />
-        <NewRowsPill count={held} noun={held === 1 ? "fill" : "fills"} onShow={release} />
+        <NewRowsPill count={held} noun={held === 1 ? "fill" : "fills"} onShow={release} anchor={anchor} />
         {!list && error ? (
           <ErrorState title="Could not load fills" message={error instanceof Error ? error.message : undefined} />
         ) : (

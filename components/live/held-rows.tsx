@@ -1,20 +1,25 @@
 "use client";
 
-import { useEffect, useState } from "react";
-
-/** Scrolled further than this, the reader is reading rows below the top: new ones wait. */
-const READING_BELOW_PX = 120;
+import { useEffect, useRef, useState, type RefObject } from "react";
+import { holdRows } from "@/client/held-rows";
 
 /**
- * Live rows arrive at the top of a newest-first list. While the reader is at
- * the top they show at once; scrolled down, they are held (nothing moves
- * under the reader) and counted, until the reader asks for them or scrolls
- * back to the top.
+ * Live rows arrive at the top of a newest-first list. While any of the list
+ * can be on screen (its top above the bottom of the window), they wait behind
+ * the "N new" pill and nothing moves under the reader; the reader's click
+ * shows them. Taken at once: the first rows of a list showing none (an empty
+ * list growing moves nothing the reader reads) and rows arriving while the
+ * whole list is still below the fold.
  */
-export function useHeldRows<T>(rows: readonly T[], keyOf: (row: T) => string, listKey: string): { shown: T[]; held: number; release: () => void } {
+export function useHeldRows<T>(
+  rows: readonly T[],
+  keyOf: (row: T) => string,
+  listKey: string,
+): { shown: T[]; held: number; release: () => void; anchor: RefObject<HTMLDivElement | null> } {
   const [seen, setSeen] = useState<ReadonlySet<string>>(() => new Set(rows.map(keyOf)));
   const [shownList, setShownList] = useState(listKey);
-  const [atTop, setAtTop] = useState(true);
+  const [belowFold, setBelowFold] = useState(false);
+  const anchor = useRef<HTMLDivElement>(null);
   // Another list (other filters, another page) is shown whole: only rows arriving into the same list wait.
   if (shownList !== listKey) {
     setShownList(listKey);
@@ -22,38 +27,59 @@ export function useHeldRows<T>(rows: readonly T[], keyOf: (row: T) => string, li
   }
 
   useEffect(() => {
-    const onScroll = () => setAtTop(window.scrollY < READING_BELOW_PX);
-    onScroll();
-    window.addEventListener("scroll", onScroll, { passive: true });
-    return () => window.removeEventListener("scroll", onScroll);
+    const element = anchor.current;
+    if (!element) return;
+    const observer = new IntersectionObserver(([entry]) => {
+      if (entry) setBelowFold(!entry.isIntersecting && entry.boundingClientRect.top >= (entry.rootBounds?.bottom ?? window.innerHeight));
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
   }, []);
 
-  const unseen = rows.filter((r) => !seen.has(keyOf(r)));
-  if (atTop && unseen.length > 0) {
+  const { shown, waiting } = holdRows(rows, keyOf, seen);
+  const direct = belowFold || shown.length === 0;
+  if (direct && waiting > 0) {
     // Adjusting state while rendering (React's pattern for state derived from props): no extra commit.
-    setSeen(new Set([...seen, ...unseen.map(keyOf)]));
+    setSeen(new Set(rows.map(keyOf)));
   }
   return {
-    shown: atTop ? [...rows] : rows.filter((r) => seen.has(keyOf(r))),
-    held: atTop ? 0 : unseen.length,
+    shown: direct ? [...rows] : shown,
+    held: direct ? 0 : waiting,
+    anchor,
     release: () => {
       setSeen(new Set(rows.map(keyOf)));
-      window.scrollTo({ top: 0, behavior: "smooth" });
+      const top = anchor.current;
+      if (!top) return;
+      // The pill goes with the click: the reader continues at the list's top, its newest row next.
+      if (top.getBoundingClientRect().top < 0) top.scrollIntoView({ block: "start", behavior: "smooth" });
+      top.focus({ preventScroll: true });
     },
   };
 }
 
-/** The "N new" pill: fixed over the page, so showing it moves nothing. */
-export function NewRowsPill({ count, noun, onShow }: { count: number; noun: string; onShow: () => void }) {
-  if (count === 0) return null;
+/**
+ * The "N new" pill, at the list's top: a zero-height sticky layer over the
+ * table's header (over the top of the screen once the list scrolls under it),
+ * so showing it moves nothing; a polite live region announces the count.
+ */
+export function NewRowsPill({ count, noun, onShow, anchor }: { count: number; noun: string; onShow: () => void; anchor: RefObject<HTMLDivElement | null> }) {
   return (
-    <button
-      type="button"
-      onClick={onShow}
-      className="fixed left-1/2 top-24 z-30 -translate-x-1/2 rounded-full bg-accent px-4 py-1.5 text-sm font-medium text-on-accent shadow-lg"
-      data-testid="new-rows-pill"
-    >
-      {count} new {noun} ↑
-    </button>
+    <>
+      <div ref={anchor} tabIndex={-1} className="scroll-mt-28 outline-none" data-testid="new-rows-anchor" />
+      <div className="sticky top-24 z-30 h-0" aria-live="polite" aria-atomic="true">
+        {count > 0 && (
+          <button
+            type="button"
+            onClick={onShow}
+            className="absolute left-1/2 top-0.5 -translate-x-1/2 whitespace-nowrap rounded-full bg-accent px-4 py-1 text-sm font-medium text-on-accent shadow-lg focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
+            data-testid="new-rows-pill"
+            data-count={count}
+          >
+            <span className="sr-only">Show </span>
+            {count} new {noun} <span aria-hidden="true">↑</span>
+          </button>
+        )}
+      </div>
+    </>
   );
 }

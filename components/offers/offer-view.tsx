@@ -8,7 +8,7 @@ import type { Fill, Offer, OfferFillList } from "@/client/types";
 import { useOffer, useOfferFills } from "../data/queries";
 import { useLiveFeed } from "../live/live-provider";
 import { useToken } from "../data/tokens";
-import { FillsTable } from "../fills/fills-table";
+import { LiveFillsTable } from "../fills/fills-table";
 import { Address } from "../ui/address";
 import { SideBadge, StatusBadge } from "../ui/badges";
 import { Panel } from "../ui/panel";
@@ -153,7 +153,7 @@ export function OfferView({ initial, initialFills, feedAfter }: { initial: Offer
         </div>
       </div>
       <Panel title={`Fill history · ${fills.length}`}>
-        <FillsTable fills={fills} columns={{ pair: false, maker: false }} emptyTitle="Not filled yet" />
+        <LiveFillsTable fills={fills} listKey={offer.pda} columns={{ pair: false, maker: false }} emptyTitle="Not filled yet" />
       </Panel>
       <SideRule />
       {offer.status === "open" && (

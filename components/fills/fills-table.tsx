@@ -11,6 +11,8 @@ import { TimeAgo } from "../ui/time";
 import { FillPrice, TokenAmount, TokenSymbol } from "../ui/token";
 import { fillColumns } from "./fill-columns";
 
+export const FILL_NOUN: [string, string] = ["fill", "fills"];
+
 export const fillKey = (f: Pick<Fill, "signature" | "ixIndex">) => `${f.signature}/${f.ixIndex ?? 0}`;
 
 /**
@@ -80,11 +82,11 @@ export function FillsTable({ fills, columns = {}, fresh, emptyTitle = "No fills"
 /** A live fill list: fills arriving while the reader may be looking at it wait behind the "N new fills" pill. */
 export function LiveFillsTable({ fills, listKey, max, ...table }: { fills: Fill[]; listKey: string; max?: number; columns?: FillColumns; emptyTitle?: string }) {
   // The newest `max` of the rows the reader has: held rows do not push shown ones out.
-  const { shown, held, release, anchor } = useHeldRows(fills, fillKey, listKey);
+  const held = useHeldRows(fills, fillKey, listKey);
   return (
     <>
-      <NewRowsPill count={held} noun={held === 1 ? "fill" : "fills"} onShow={release} anchor={anchor} />
-      <FillsTable fills={max === undefined ? shown : shown.slice(0, max)} {...table} />
+      <NewRowsPill rows={held} noun={FILL_NOUN} />
+      <FillsTable fills={max === undefined ? held.shown : held.shown.slice(0, max)} {...table} />
     </>
   );
 }

@@ -13,7 +13,7 @@ import { fetchTokens } from "../data/tokens";
 import { Panel } from "../ui/panel";
 import { ErrorState, StaleNote } from "../ui/states";
 import { FillFiltersForm } from "./fill-filters-form";
-import { FillsTable, fillKey } from "./fills-table";
+import { FILL_NOUN, FillsTable, fillKey } from "./fills-table";
 
 const PAGE = 50;
 
@@ -35,7 +35,8 @@ export function FillsView({ filters, initial, tokenOptions, feedAfter }: { filte
   const list = data ?? initial;
   const allRows = useMemo(() => list?.fills ?? [], [list]);
   // New live fills wait behind a pill while the list is on screen (components/live/held-rows.tsx).
-  const { shown: rows, held, release, anchor } = useHeldRows(allRows, fillKey, JSON.stringify(query));
+  const held = useHeldRows(allRows, fillKey, JSON.stringify(query));
+  const rows = held.shown;
   // Rows that were not in the server's first render arrived live: they light up once.
   const [firstKeys] = useState(() => new Set((initial?.fills ?? []).map(fillKey)));
   const fresh = useMemo(() => new Set(rows.map(fillKey).filter((k) => !firstKeys.has(k))), [rows, firstKeys]);
@@ -94,7 +95,7 @@ export function FillsView({ filters, initial, tokenOptions, feedAfter }: { filte
         }
       >
         <StaleNote error={list ? error : null} />
-        <NewRowsPill count={held} noun={held === 1 ? "fill" : "fills"} onShow={release} anchor={anchor} />
+        <NewRowsPill rows={held} noun={FILL_NOUN} />
         {!list && error ? (
           <ErrorState title="Could not load fills" message={error instanceof Error ? error.message : undefined} />
         ) : (

@@ -11,14 +11,23 @@ import { holdRows } from "@/client/held-rows";
  * list growing moves nothing the reader reads) and rows arriving while the
  * whole list is still below the fold.
  */
-export function useHeldRows<T>(
-  rows: readonly T[],
-  keyOf: (row: T) => string,
-  listKey: string,
-): { shown: T[]; held: number; release: () => void; anchor: RefObject<HTMLDivElement | null> } {
+export interface HeldRows<T> {
+  /** The rows the reader has. */
+  shown: T[];
+  /** How many wait behind the pill. */
+  held: number;
+  release: () => void;
+  /** The list's top, where the pill sits. */
+  anchor: RefObject<HTMLDivElement | null>;
+  /** Where the pill sticks once the list scrolls under it: below the site's sticky header, in px from the top. */
+  stickAt: number;
+}
+
+export function useHeldRows<T>(rows: readonly T[], keyOf: (row: T) => string, listKey: string): HeldRows<T> {
   const [seen, setSeen] = useState<ReadonlySet<string>>(() => new Set(rows.map(keyOf)));
   const [shownList, setShownList] = useState(listKey);
   const [belowFold, setBelowFold] = useState(false);
+  const [stickAt, setStickAt] = useState(96);
   const anchor = useRef<HTMLDivElement>(null);
   // Another list (other filters, another page) is shown whole: only rows arriving into the same list wait.
   if (shownList !== listKey) {
@@ -33,7 +42,14 @@ export function useHeldRows<T>(
       if (entry) setBelowFold(!entry.isIntersecting && entry.boundingClientRect.top >= (entry.rootBounds?.bottom ?? window.innerHeight));
     });
     observer.observe(element);
-    return () => observer.disconnect();
+    // The site header (the page's first header) is sticky and taller on a phone, where it wraps.
+    const header = document.querySelector("header");
+    const sized = new ResizeObserver(() => setStickAt(Math.ceil((header?.getBoundingClientRect().height ?? 88) + 8)));
+    if (header) sized.observe(header);
+    return () => {
+      observer.disconnect();
+      sized.disconnect();
+    };
   }, []);
 
   const { shown, waiting } = holdRows(rows, keyOf, seen);
@@ -46,12 +62,13 @@ export function useHeldRows<T>(
     shown: direct ? [...rows] : shown,
     held: direct ? 0 : waiting,
     anchor,
+    stickAt,
     release: () => {
       setSeen(new Set(rows.map(keyOf)));
       const top = anchor.current;
       if (!top) return;
       // The pill goes with the click: the reader continues at the list's top, its newest row next.
-      if (top.getBoundingClientRect().top < 0) top.scrollIntoView({ block: "start", behavior: "smooth" });
+      if (top.getBoundingClientRect().top < stickAt) top.scrollIntoView({ block: "start", behavior: "smooth" });
       top.focus({ preventScroll: true });
     },
   };
@@ -62,21 +79,21 @@ export function useHeldRows<T>(
  * table's header (over the top of the screen once the list scrolls under it),
  * so showing it moves nothing; a polite live region announces the count.
  */
-export function NewRowsPill({ count, noun, onShow, anchor }: { count: number; noun: string; onShow: () => void; anchor: RefObject<HTMLDivElement | null> }) {
+export function NewRowsPill({ rows: { held: count, release, anchor, stickAt }, noun }: { rows: HeldRows<unknown>; noun: [one: string, many: string] }) {
   return (
     <>
-      <div ref={anchor} tabIndex={-1} className="scroll-mt-28 outline-none" data-testid="new-rows-anchor" />
-      <div className="sticky top-24 z-30 h-0" aria-live="polite" aria-atomic="true">
+      <div ref={anchor} tabIndex={-1} className="outline-none" style={{ scrollMarginTop: stickAt }} data-testid="new-rows-anchor" />
+      <div className="sticky z-30 h-0" style={{ top: stickAt }} aria-live="polite" aria-atomic="true">
         {count > 0 && (
           <button
             type="button"
-            onClick={onShow}
+            onClick={release}
             className="absolute left-1/2 top-0.5 -translate-x-1/2 whitespace-nowrap rounded-full bg-accent px-4 py-1 text-sm font-medium text-on-accent shadow-lg focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-accent"
             data-testid="new-rows-pill"
             data-count={count}
           >
             <span className="sr-only">Show </span>
-            {count} new {noun} <span aria-hidden="true">↑</span>
+            {count} new {count === 1 ? noun[0] : noun[1]} <span aria-hidden="true">↑</span>
           </button>
         )}
       </div>

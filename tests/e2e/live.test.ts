@@ -4,6 +4,7 @@ import type { LedgerTransaction, LocalCluster } from "../../local/cluster";
 import type { TestDatabase } from "../helpers/database";
 import type { WebServer } from "../helpers/server";
 import { scannedCount, waitFor, type WorkerProcess } from "../helpers/worker";
+import { axeViolations } from "./axe";
 import { isolate, openPage, showLiveRow, watchConsole } from "./browser";
 import { startIndexedStack, type IndexedStack } from "./indexed-stack";
 import { injectStandardWallet, TEST_WALLET_NAME } from "./wallet";
@@ -100,9 +101,12 @@ describe("live pages on the indexed local cluster", { timeout: 120_000 }, () => 
     expect(await fills.locator(row).count(), "a held fill is not in the table").toBe(0);
     expect(await shownKeys(), "the rows on screen did not move").toEqual(before);
     expect(await pill.locator("xpath=..").getAttribute("aria-live")).toBe("polite");
+    expect(await axeViolations(fills), "axe, with the pill showing").toEqual([]);
     const held = Number(await pill.getAttribute("data-count"));
-    await fills.getByRole("button", { name: `Show ${held} new fill${held === 1 ? "" : "s"}` }).click();
+    // From the keyboard: the pill is a named button; the reader goes on at the list's top.
+    await fills.getByRole("button", { name: `Show ${held} new fill${held === 1 ? "" : "s"}` }).press("Enter");
     await fills.locator(row).first().waitFor({ timeout: 60_000 });
+    expect(await fills.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.testid)).toBe("new-rows-anchor");
     expect(await fills.locator(row).first().getAttribute("class")).toContain("row-arrive");
     expect((await shownKeys()).length, "the held fills shown, each once").toBe(before.length + held);
     expect(await pill.count(), "the pill goes with the click").toBe(0);

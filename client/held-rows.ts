@@ -16,3 +16,8 @@ export function holdRows<T>(rows: readonly T[], keyOf: (row: T) => string, seen:
   }
   return { shown, waiting: waiting.size };
 }
+
+/** Whether two lists hold the same row objects in the same order. */
+export function sameRows<T>(a: readonly T[], b: readonly T[]): boolean {
+  return a === b || (a.length === b.length && a.every((row, i) => row === b[i]));
+}

@@ -1,7 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState, type RefObject } from "react";
-import { holdRows } from "@/client/held-rows";
+import { holdRows, sameRows } from "@/client/held-rows";
 
 /**
  * Live rows arrive at the top of a newest-first list. While any of the list
@@ -12,8 +12,8 @@ import { holdRows } from "@/client/held-rows";
  * whole list is still below the fold.
  */
 export interface HeldRows<T> {
-  /** The rows the reader has. */
-  shown: T[];
+  /** The rows the reader has: the same array until they change. */
+  shown: readonly T[];
   /** How many wait behind the pill. */
   held: number;
   release: () => void;
@@ -58,8 +58,13 @@ export function useHeldRows<T>(rows: readonly T[], keyOf: (row: T) => string, li
     // Adjusting state while rendering (React's pattern for state derived from props): no extra commit.
     setSeen(new Set(rows.map(keyOf)));
   }
+  // The same array while the reader's rows are the same rows: a held event re-renders the pill, not the table.
+  const next = direct ? rows : shown;
+  const [kept, setKept] = useState<readonly T[]>(next);
+  const same = sameRows(kept, next);
+  if (!same) setKept(next);
   return {
-    shown: direct ? [...rows] : shown,
+    shown: same ? kept : next,
     held: direct ? 0 : waiting,
     anchor,
     stickAt,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { holdRows } from "../../client/held-rows";
+import { holdRows, sameRows } from "../../client/held-rows";
 
 // The rows a live list shows while the reader looks at it, and the count on its
 // "N new" pill (components/live/held-rows.tsx): new rows wait, counted once.
@@ -26,5 +26,22 @@ describe("holdRows: the rows a reader has, and how many wait", () => {
 
   it("nothing waits once the reader has seen every row", () => {
     expect(holdRows(rows("a", "b"), key, new Set(["a", "b"]))).toEqual({ shown: rows("a", "b"), waiting: 0 });
+  });
+});
+
+describe("sameRows: whether a held event leaves the reader's rows as they were (so the table keeps its array)", () => {
+  it("a new row waiting leaves the shown rows the same row objects, though the arrays differ", () => {
+    const list = rows("a", "b");
+    const [a, b] = list as [{ id: string }, { id: string }];
+    const afterEvent = holdRows([{ id: "n1" }, a, b], key, new Set(["a", "b"])).shown;
+    expect(afterEvent).not.toBe(list);
+    expect(sameRows(list, afterEvent)).toBe(true);
+  });
+
+  it("a shown row added, removed or replaced by an equal copy is a change", () => {
+    const list = rows("a", "b");
+    expect(sameRows(list, [...list, { id: "c" }])).toBe(false);
+    expect(sameRows(list, list.slice(1))).toBe(false);
+    expect(sameRows(list, rows("a", "b"))).toBe(false);
   });
 });

@@ -2,6 +2,7 @@
 
 import { memo, useMemo, useState } from "react";
 import { NewRowsPill, useHeldRows } from "../live/held-rows";
+import { fillKey } from "@/client/fill-rows";
 import type { Fill } from "@/client/types";
 import { Address } from "../ui/address";
 import { DataTable, type Column } from "../ui/data-table";
@@ -13,7 +14,6 @@ import { fillColumns } from "./fill-columns";
 
 export const FILL_NOUN: [string, string] = ["fill", "fills"];
 
-export const fillKey = (f: Pick<Fill, "signature" | "ixIndex">) => `${f.signature}/${f.ixIndex ?? 0}`;
 
 /**
  * The taker's direction, with the offer's side (the API's `side`) beside it,

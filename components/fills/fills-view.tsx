@@ -13,7 +13,8 @@ import { fetchTokens } from "../data/tokens";
 import { Panel } from "../ui/panel";
 import { ErrorState, StaleNote } from "../ui/states";
 import { FillFiltersForm } from "./fill-filters-form";
-import { FILL_NOUN, FillsTable, fillKey } from "./fills-table";
+import { fillKey } from "@/client/fill-rows";
+import { FILL_NOUN, FillsTable } from "./fills-table";
 
 const PAGE = 50;
 

@@ -27,11 +27,14 @@ const market = markets[0];
 const offer = offers[0];
 if (!market || !offer) throw new Error(`${BASE} has no market or open offer yet: wait for the demo market to start`);
 
-const pages: [string, string][] = [
+// "fills, new": the fills from the moment the page opens, so its list starts empty and grows as fills
+// arrive (the first rows of an empty list are shown at once, not held behind the pill).
+const pages: [string, string | (() => string)][] = [
   ["markets", "/"],
   ["book", `/book/${market.tokenMint}/${market.paymentMint}`],
   ["offer", `/offers/${offer.pda}`],
   ["fills", "/fills"],
+  ["fills, new", () => `/fills?fromTime=${Math.floor(Date.now() / 1000)}`],
   ["maker", `/makers/${offer.maker}`],
   ["trending", "/trending"],
   ["portfolio", "/portfolio"],
@@ -46,15 +49,17 @@ try {
     await isolate(context, BASE);
     const page = await context.newPage();
     for (const [name, path] of pages) {
-      await openPage(page, BASE + path);
+      await openPage(page, BASE + (typeof path === "string" ? path : path()));
       const before = await totalFills();
       const idle = await watchIdle(page, IDLE_MS);
       const fills = (await totalFills()) - before;
       const state = await page.evaluate(() => document.querySelector('[data-testid="live-indicator"]')?.getAttribute("data-state") ?? "-");
+      // Fills waiting behind the page's "N new fills" pill at the end of the window.
+      const held = await page.evaluate(() => document.querySelector<HTMLElement>('[data-testid="new-rows-pill"]')?.dataset.count ?? "0");
       const ok = idle.longestTask <= IDLE_LONG_TASK_BUDGET && idle.shift < CLS_BUDGET;
       met &&= ok;
       rows.push(
-        [name.padEnd(10), size.padEnd(7), String(fills).padStart(5), `${Math.round(idle.longestTask)} ms`.padStart(9), String(idle.tasksOver50).padStart(6), idle.shift.toFixed(3).padStart(6), state.padEnd(9), ok ? "" : "over"].join("  "),
+        [name.padEnd(10), size.padEnd(7), String(fills).padStart(5), `${Math.round(idle.longestTask)} ms`.padStart(9), String(idle.tasksOver50).padStart(6), idle.shift.toFixed(3).padStart(6), held.padStart(4), state.padEnd(9), ok ? "" : "over"].join("  "),
       );
       console.log(rows.at(-1));
     }
@@ -63,8 +68,8 @@ try {
 } finally {
   await browser.close();
 }
-console.log(`\n${["page".padEnd(10), "width".padEnd(7), "fills", "longest".padStart(9), "tasks".padStart(6), "shift".padStart(6), "stream"].join("  ")}`);
+console.log(`\n${["page".padEnd(10), "width".padEnd(7), "fills", "longest".padStart(9), "tasks".padStart(6), "shift".padStart(6), "held", "stream"].join("  ")}`);
 for (const row of rows) console.log(row);
-console.log(`\n${IDLE_MS / 1000} s a page at ${BASE}; fills: the market's fills meanwhile; tasks: main-thread tasks over 50 ms; shift: layout shift summed, no input`);
+console.log(`\n${IDLE_MS / 1000} s a page at ${BASE}; fills: the market's fills meanwhile; tasks: main-thread tasks over 50 ms; shift: layout shift summed, no input; held: new fills waiting behind the pill at the end`);
 console.log(`targets: no task over ${IDLE_LONG_TASK_BUDGET} ms and layout shift < ${CLS_BUDGET} while idle and live: ${met ? "met" : "MISSED"}`);
 process.exit(met ? 0 : 1);

@@ -6,7 +6,7 @@ import type { FillList, Offer, OfferList } from "@/client/types";
 import { useBookSide, useFills } from "../data/queries";
 import { useLiveFeed } from "../live/live-provider";
 import { useToken } from "../data/tokens";
-import { FillsTable } from "../fills/fills-table";
+import { LiveFillsTable } from "../fills/fills-table";
 import { Address } from "../ui/address";
 import { MintRiskNote } from "../ui/mint-risk-note";
 import { Panel } from "../ui/panel";
@@ -118,7 +118,7 @@ export function BookView({ tokenMint, paymentMint, initial, feedAfter }: { token
         </Panel>
       </div>
       <Panel title="Recent fills">
-        <FillsTable fills={fillRows.slice(0, 25)} columns={{ pair: false }} emptyTitle="No fills of this pair yet" />
+        <LiveFillsTable fills={fillRows} max={25} listKey={`${tokenMint}/${paymentMint}`} columns={{ pair: false }} emptyTitle="No fills of this pair yet" />
       </Panel>
       <StickyTradeBar bestAsk={askData.offers[0]} bestBid={bidData.offers[0]} />
     </div>

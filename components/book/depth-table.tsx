@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { useRouter } from "next/navigation";
-import type { ReactNode } from "react";
+import { memo, type ReactNode } from "react";
 import { depthPercent } from "@/client/price";
 import type { Offer } from "@/client/types";
 import { EmptyState } from "../ui/states";
@@ -19,9 +19,10 @@ function cumulativeDepths(offers: Offer[]): bigint[] {
 
 /**
  * One side of the book, best price first, each row's bar the cumulative
- * remaining size up to it as a share of the side's total.
+ * remaining size up to it as a share of the side's total. Memoized: a fill
+ * event (the book page's fills) leaves the book's sides alone; keep rowAction one function.
  */
-export function DepthTable({ side, offers, rowAction }: { side: "sell" | "buy"; offers: Offer[]; rowAction?: (offer: Offer) => ReactNode }) {
+export const DepthTable = memo(function DepthTable({ side, offers, rowAction }: { side: "sell" | "buy"; offers: Offer[]; rowAction?: (offer: Offer) => ReactNode }) {
   const router = useRouter();
   const colour = side === "sell" ? "text-ask" : "text-bid";
   const bar = `color-mix(in oklab, var(${side === "sell" ? "--ask" : "--bid"}) 14%, transparent)`;
@@ -99,4 +100,4 @@ export function DepthTable({ side, offers, rowAction }: { side: "sell" | "buy"; 
       </table>
     </div>
   );
-}
+});

@@ -1,7 +1,7 @@
 "use client";
 
 import dynamic from "next/dynamic";
-import { useMemo, useState } from "react";
+import { memo, useMemo, useState } from "react";
 import { TIMEFRAMES, type Timeframe, useCandles } from "../data/queries";
 import { useToken } from "../data/tokens";
 import { Panel } from "../ui/panel";
@@ -20,8 +20,9 @@ const LABEL: Record<Timeframe, string> = { "1m": "1 minute", "5m": "5 minutes", 
 /**
  * The pair's candles at a chosen timeframe. The box keeps one height whether
  * loading, empty or drawn, so nothing below it moves when the chart arrives.
+ * Memoized: its own queries (the candles) draw it again; the book page's other events do not.
  */
-export function PricePanel({ tokenMint, paymentMint }: { tokenMint: string; paymentMint: string }) {
+export const PricePanel = memo(function PricePanel({ tokenMint, paymentMint }: { tokenMint: string; paymentMint: string }) {
   const [timeframe, setTimeframe] = useState<Timeframe>("5m");
   const token = useToken(tokenMint);
   const payment = useToken(paymentMint);
@@ -68,4 +69,4 @@ export function PricePanel({ tokenMint, paymentMint }: { tokenMint: string; paym
       </div>
     </Panel>
   );
-}
+});

@@ -2,6 +2,7 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import { api, type FillQuery } from "@/client/api";
+import { shareFillRows } from "@/client/fill-rows";
 import { POLL_MS } from "@/client/refresh";
 import { usePollInterval } from "../live/live-status";
 import { CANDLE_LIMIT } from "./candle-limit";
@@ -49,6 +50,8 @@ export function useFills(query: FillQuery, initial?: FillList) {
     queryFn: ({ signal }) => api.fills(query, signal),
     refetchInterval: query.cursor ? false : poll,
     placeholderData: keepPreviousData,
+    // A merged or refetched page keeps its unchanged rows' objects, so only new rows draw.
+    structuralSharing: shareFillRows,
     ...seeded(initial),
   });
 }
@@ -76,7 +79,7 @@ export function useOffer(pda: string, initial: Offer) {
 
 export function useOfferFills(pda: string, initial: OfferFillList) {
   const poll = usePollInterval(POLL_MS.list);
-  return useQuery({ queryKey: ["offer-fills", pda], queryFn: ({ signal }) => api.offerFills(pda, signal), refetchInterval: poll, ...seeded(initial) });
+  return useQuery({ queryKey: ["offer-fills", pda], queryFn: ({ signal }) => api.offerFills(pda, signal), refetchInterval: poll, structuralSharing: shareFillRows, ...seeded(initial) });
 }
 
 export function useMakerStats(maker: string, initial: MakerStats) {

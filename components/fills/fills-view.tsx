@@ -13,7 +13,8 @@ import { fetchTokens } from "../data/tokens";
 import { Panel } from "../ui/panel";
 import { ErrorState, StaleNote } from "../ui/states";
 import { FillFiltersForm } from "./fill-filters-form";
-import { FillsTable, fillKey } from "./fills-table";
+import { fillKey } from "@/client/fill-rows";
+import { FILL_NOUN, FillsTable } from "./fills-table";
 
 const PAGE = 50;
 
@@ -34,8 +35,9 @@ export function FillsView({ filters, initial, tokenOptions, feedAfter }: { filte
   const { data, error, isFetching } = useFills(query, initial ?? undefined);
   const list = data ?? initial;
   const allRows = useMemo(() => list?.fills ?? [], [list]);
-  // New live fills wait behind a pill while the reader is scrolled down the list.
-  const { shown: rows, held, release } = useHeldRows(allRows, fillKey, JSON.stringify(query));
+  // New live fills wait behind a pill while the list is on screen (components/live/held-rows.tsx).
+  const held = useHeldRows(allRows, fillKey, JSON.stringify(query));
+  const rows = held.shown;
   // Rows that were not in the server's first render arrived live: they light up once.
   const [firstKeys] = useState(() => new Set((initial?.fills ?? []).map(fillKey)));
   const fresh = useMemo(() => new Set(rows.map(fillKey).filter((k) => !firstKeys.has(k))), [rows, firstKeys]);
@@ -94,7 +96,7 @@ export function FillsView({ filters, initial, tokenOptions, feedAfter }: { filte
         }
       >
         <StaleNote error={list ? error : null} />
-        <NewRowsPill count={held} noun={held === 1 ? "fill" : "fills"} onShow={release} />
+        <NewRowsPill rows={held} noun={FILL_NOUN} />
         {!list && error ? (
           <ErrorState title="Could not load fills" message={error instanceof Error ? error.message : undefined} />
         ) : (

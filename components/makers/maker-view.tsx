@@ -5,7 +5,7 @@ import { groupThousands } from "@/client/format";
 import { OFFER_STATUSES as STATUS_TABS, type FillList, type MakerStats, type OfferList, type OfferStatus } from "@/client/types";
 import { useFills, useMakerOffers, useMakerStats } from "../data/queries";
 import { useLiveFeed } from "../live/live-provider";
-import { FillsTable } from "../fills/fills-table";
+import { LiveFillsTable } from "../fills/fills-table";
 import { Address } from "../ui/address";
 import { SideBadge, StatusBadge } from "../ui/badges";
 import { DataTable } from "../ui/data-table";
@@ -170,7 +170,7 @@ export function MakerView({ maker, status, cursor, initial, feedAfter }: { maker
         )}
       </Panel>
       <Panel title="Fills of this maker's offers" actions={<Link href={`/fills?maker=${maker}`} className="text-xs text-accent hover:underline">all, with filters</Link>}>
-        <FillsTable fills={fills.fills} columns={{ maker: false }} emptyTitle="No fills of this maker's offers yet" />
+        <LiveFillsTable fills={fills.fills} listKey={maker} columns={{ maker: false }} emptyTitle="No fills of this maker's offers yet" />
       </Panel>
     </div>
   );

@@ -4,11 +4,11 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { offerTotal } from "@/lib/program/pricing";
 import { utcTime } from "@/client/format";
-import type { Fill, Offer, OfferFillList } from "@/client/types";
+import type { Fill, Offer, OfferFill, OfferFillList } from "@/client/types";
 import { useOffer, useOfferFills } from "../data/queries";
 import { useLiveFeed } from "../live/live-provider";
 import { useToken } from "../data/tokens";
-import { FillsTable } from "../fills/fills-table";
+import { LiveFillsTable } from "../fills/fills-table";
 import { Address } from "../ui/address";
 import { SideBadge, StatusBadge } from "../ui/badges";
 import { Panel } from "../ui/panel";
@@ -56,12 +56,22 @@ function FillProgress({ offer }: { offer: Offer }) {
   );
 }
 
+/** An offer's fill as a fill row, made once per row object: a live fill draws its own row, not the others (React.memo). */
+const fillRows = new WeakMap<OfferFill, Fill>();
+function asFill(f: OfferFill, offer: Offer): Fill {
+  const kept = fillRows.get(f);
+  if (kept) return kept;
+  const row: Fill = { ...f, offerPda: offer.pda, maker: offer.maker, tokenMint: offer.tokenMint, paymentMint: offer.paymentMint, side: offer.side };
+  fillRows.set(f, row);
+  return row;
+}
+
 export function OfferView({ initial, initialFills, feedAfter }: { initial: Offer; initialFills: OfferFillList; feedAfter: string | null }) {
   useLiveFeed({ offerPda: initial.pda }, feedAfter);
   const { data: offer = initial, error } = useOffer(initial.pda, initial);
   const { data: fillData = initialFills } = useOfferFills(initial.pda, initialFills);
   const token = useToken(offer.tokenMint);
-  const fills: Fill[] = fillData.fills.map((f) => ({ ...f, offerPda: offer.pda, maker: offer.maker, tokenMint: offer.tokenMint, paymentMint: offer.paymentMint, side: offer.side }));
+  const fills: Fill[] = fillData.fills.map((f) => asFill(f, offer));
   const total = offerTotal(BigInt(offer.originalSize), BigInt(offer.pricePerToken), offer.priceScale).toString();
   // Worded for the taker: a sell offer is bought from, a buy offer sold into.
   const takeLabel = `${offer.side === "sell" ? "Buy" : "Sell"} ${token?.symbol ?? "token"}`;
@@ -153,7 +163,7 @@ export function OfferView({ initial, initialFills, feedAfter }: { initial: Offer
         </div>
       </div>
       <Panel title={`Fill history · ${fills.length}`}>
-        <FillsTable fills={fills} columns={{ pair: false, maker: false }} emptyTitle="Not filled yet" />
+        <LiveFillsTable fills={fills} listKey={offer.pda} columns={{ pair: false, maker: false }} emptyTitle="Not filled yet" />
       </Panel>
       <SideRule />
       {offer.status === "open" && (

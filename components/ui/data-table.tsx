@@ -1,10 +1,12 @@
-import type { HTMLAttributes, ReactNode } from "react";
+import { memo, type HTMLAttributes, type ReactElement, type ReactNode } from "react";
 import { td, tdRight, th, thRight } from "./panel";
 
 // The one way the explorer draws a data table's rows: a table is a list of
 // columns (header and cell), so the fills, trades and offers tables differ
 // only in which columns they list (../fills/fill-columns.tsx,
-// ../offers/offer-columns.tsx), never in how a row is drawn.
+// ../offers/offer-columns.tsx), never in how a row is drawn. A row draws
+// again only when its row object, the columns (keep them one array) or its
+// attributes change, so a live list's new row leaves the others alone.
 
 export interface Column<T> {
   /** The header, with its unit where it has one. */
@@ -46,15 +48,37 @@ export function DataTable<T>({
       </thead>
       <tbody className="divide-y divide-line">
         {rows.map((row) => (
-          <tr key={rowKey(row)} {...rowProps?.(row)}>
-            {columns.map((c, i) => (
-              <td key={i} className={`${c.numeric ? tdRight : td}${c.className ? ` ${c.className}` : ""}`} data-col={c.id}>
-                {c.cell(row)}
-              </td>
-            ))}
-          </tr>
+          <Row key={rowKey(row)} row={row} columns={columns} attributes={rowProps?.(row)} />
         ))}
       </tbody>
     </table>
   );
 }
+
+interface RowProps<T> {
+  row: T;
+  columns: readonly Column<T>[];
+  attributes: RowAttributes | undefined;
+}
+
+function sameAttributes(a: RowAttributes | undefined, b: RowAttributes | undefined): boolean {
+  if (a === b) return true;
+  if (!a || !b) return false;
+  const keys = Object.keys(a) as (keyof RowAttributes)[];
+  return keys.length === Object.keys(b).length && keys.every((k) => a[k] === b[k]);
+}
+
+const Row = memo(
+  function Row<T>({ row, columns, attributes }: RowProps<T>) {
+    return (
+      <tr {...attributes}>
+        {columns.map((c, i) => (
+          <td key={i} className={`${c.numeric ? tdRight : td}${c.className ? ` ${c.className}` : ""}`} data-col={c.id}>
+            {c.cell(row)}
+          </td>
+        ))}
+      </tr>
+    );
+  },
+  (a, b) => a.row === b.row && a.columns === b.columns && sameAttributes(a.attributes, b.attributes),
+) as <T>(props: RowProps<T>) => ReactElement;

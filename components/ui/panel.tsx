@@ -1,8 +1,9 @@
 import type { ReactNode } from "react";
 
+/** Clipped, not a scroll box (overflow: clip): a sticky layer inside, such as the new-rows pill, sticks to the window. */
 export function Panel({ title, actions, children, className = "", id }: { title?: ReactNode; actions?: ReactNode; children: ReactNode; className?: string; id?: string }) {
   return (
-    <section className={`overflow-hidden rounded-xl border border-line bg-panel ${className}`} aria-labelledby={id && title ? `${id}-title` : undefined}>
+    <section className={`overflow-clip rounded-xl border border-line bg-panel ${className}`} aria-labelledby={id && title ? `${id}-title` : undefined}>
       {(title || actions) && (
         <header className="flex flex-wrap items-center justify-between gap-2 border-b border-line px-4 py-3">
           {title && (

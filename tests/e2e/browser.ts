@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { chromium, type Browser, type BrowserContext, type Page } from "playwright-core";
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from "playwright-core";
 
 // Debian's Chromium, driven headless by playwright-core (no browser download).
 
@@ -77,4 +77,22 @@ export async function openPage(page: Page, url: string) {
   await page.locator("main").first().waitFor();
   await page.waitForFunction(() => document.querySelector('[data-testid="live-indicator"]')?.getAttribute("data-state") !== "connecting");
   return response;
+}
+
+/**
+ * A live row on screen as a reader gets it: rows arriving while their list is
+ * on screen wait behind the "N new" pill (components/live/held-rows.tsx), so
+ * the pill is clicked whenever it shows, until the row is in the list.
+ */
+export async function showLiveRow(page: Page, selector: string, timeout = 60_000): Promise<Locator> {
+  const row = page.locator(selector).first();
+  const pill = page.getByTestId("new-rows-pill").first();
+  const deadline = Date.now() + timeout;
+  while (!(await row.count())) {
+    if (Date.now() > deadline) throw new Error(`${selector} not shown in ${timeout} ms`);
+    // The pill may go before the click lands (its list scrolled below the fold): the loop looks again.
+    if (await pill.isVisible()) await pill.click({ timeout: 5_000 }).catch(() => undefined);
+    else await Promise.race([row.waitFor({ timeout: 1_000 }), pill.waitFor({ timeout: 1_000 })]).catch(() => undefined);
+  }
+  return row;
 }

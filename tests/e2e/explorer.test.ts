@@ -13,7 +13,7 @@ import { createTestDatabase, type TestDatabase } from "../helpers/database";
 import { addressOf, signatureOf, USDC } from "../helpers/fixtures";
 import { startWebServer, type WebServer } from "../helpers/server";
 import { startTestRpc, type TestRpc } from "../integration/tokens/helpers/rpc-server";
-import { DESKTOP, PHONE, isolate, launchChromium, watchConsole } from "./browser";
+import { DESKTOP, PHONE, isolate, launchChromium, openPage, showLiveRow, watchConsole } from "./browser";
 import { BONK, DECIMALS, JUP, MAKER_A, MAKER_B, MYSTERY, offerByLabel, seedExplorer, TAKER_X, WIF, type Seeded } from "./seed";
 import { injectStandardWallet, TEST_WALLET_NAME } from "./wallet";
 
@@ -241,9 +241,9 @@ describe("the explorer in Chromium", { timeout: 90_000 }, () => {
     await close(s);
   });
 
-  it("fills: a fill indexed while the page is open appears without a reload", async () => {
+  it("fills: a fill indexed while the page is open appears without a reload (after the reader's click on the new-fills pill)", async () => {
     const s = await open();
-    await go(s.page, "/fills");
+    await openPage(s.page, server.baseUrl + "/fills");
     await s.page.locator('[data-testid=live-indicator][data-state="live"]').waitFor();
     const offer = offerByLabel(seeded, "jup-ask-2");
     const amounts = takeAmounts(10n ** 8n, offer.pricePerToken, offer.priceScale);
@@ -261,8 +261,7 @@ describe("the explorer in Chromium", { timeout: 90_000 }, () => {
     });
     // As the worker does in the batch's transaction: the fill and the offer's new row go to the live feed.
     await database.db.$client.begin((tx) => appendChanges(tx, [{ kind: "fill", signature, ixIndex: 0 }, { kind: "offer", pda: offer.pda, signature }]));
-    const row = s.page.locator(`[data-fill="${signature}/0"]`);
-    await row.waitFor({ timeout: 60_000 });
+    const row = await showLiveRow(s.page, `[data-fill="${signature}/0"]`);
     expect(await row.getAttribute("class")).toContain("row-arrive");
     expect(await row.locator("[data-col=amount]").innerText()).toBe("100");
     await close(s);

@@ -4,7 +4,8 @@ import type { LedgerTransaction, LocalCluster } from "../../local/cluster";
 import type { TestDatabase } from "../helpers/database";
 import type { WebServer } from "../helpers/server";
 import { scannedCount, waitFor, type WorkerProcess } from "../helpers/worker";
-import { isolate, watchConsole } from "./browser";
+import { axeViolations } from "./axe";
+import { isolate, openPage, showLiveRow, watchConsole } from "./browser";
 import { startIndexedStack, type IndexedStack } from "./indexed-stack";
 import { injectStandardWallet, TEST_WALLET_NAME } from "./wallet";
 
@@ -62,8 +63,8 @@ describe("live pages on the indexed local cluster", { timeout: 120_000 }, () => 
     const book = await context.newPage();
     const fills = await context.newPage();
     const errors = [...[book, fills].map(watchConsole)];
-    await book.goto(`${server.baseUrl}/book/${market.tokenMint}/${market.paymentMint}`, { waitUntil: "networkidle" });
-    await fills.goto(`${server.baseUrl}/fills`, { waitUntil: "networkidle" });
+    await openPage(book, `${server.baseUrl}/book/${market.tokenMint}/${market.paymentMint}`);
+    await openPage(fills, `${server.baseUrl}/fills`);
     await Promise.all([waitLive(book), waitLive(fills)]);
     // Marks that a reload would wipe.
     for (const page of [book, fills]) await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
@@ -79,9 +80,36 @@ describe("live pages on the indexed local cluster", { timeout: 120_000 }, () => 
 
     const { tx, take } = takeUntil((t) => t.account.tokenMint === market.tokenMint && t.account.paymentMint === market.paymentMint);
     const row = `[data-fill^="${tx.signature}/"]`;
-    await book.locator(row).first().waitFor({ timeout: 60_000 });
+    await showLiveRow(book, row);
+    // The fills page's table is on screen: the new fills wait behind the pill, counted, and none enters the table by itself.
+    const pill = fills.getByTestId("new-rows-pill");
+    const shownKeys = () => fills.locator("[data-testid=fills-table] [data-fill]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-fill")));
+    const before = await shownKeys();
+    expect(before.length).toBeGreaterThan(0);
+    await expect
+      .poll(
+        async () => {
+          const listed: string[] = (await server.json("/v1/fills?limit=200")).body.fills.map((f: { signature: string; ixIndex: number | null }) => `${f.signature}/${f.ixIndex ?? 0}`);
+          // The fills newer than the table's first row, as the API lists them.
+          const waiting = listed.slice(0, listed.indexOf(before[0]!));
+          const count = (await pill.count()) ? Number(await pill.getAttribute("data-count")) : 0;
+          return { takeListed: waiting.some((k) => k.startsWith(`${tx.signature}/`)), pillCountsTheWaiting: count === waiting.length };
+        },
+        { timeout: 60_000 },
+      )
+      .toEqual({ takeListed: true, pillCountsTheWaiting: true });
+    expect(await fills.locator(row).count(), "a held fill is not in the table").toBe(0);
+    expect(await shownKeys(), "the rows on screen did not move").toEqual(before);
+    expect(await pill.locator("xpath=..").getAttribute("aria-live")).toBe("polite");
+    expect(await axeViolations(fills), "axe, with the pill showing").toEqual([]);
+    const held = Number(await pill.getAttribute("data-count"));
+    // From the keyboard: the pill is a named button; the reader goes on at the list's top.
+    await fills.getByRole("button", { name: `Show ${held} new fill${held === 1 ? "" : "s"}` }).press("Enter");
     await fills.locator(row).first().waitFor({ timeout: 60_000 });
+    expect(await fills.evaluate(() => (document.activeElement as HTMLElement | null)?.dataset.testid)).toBe("new-rows-anchor");
     expect(await fills.locator(row).first().getAttribute("class")).toContain("row-arrive");
+    expect((await shownKeys()).length, "the held fills shown, each once").toBe(before.length + held);
+    expect(await pill.count(), "the pill goes with the click").toBe(0);
 
     // The book's depth moved with the take: the offer shows what the API now says remains, or left the book.
     const after = (await server.json(`/v1/offers/${take.offer}`)).body;
@@ -114,11 +142,11 @@ describe("live pages on the indexed local cluster", { timeout: 120_000 }, () => 
     worker.kill("SIGSTOP");
     try {
       const { tx, take } = takeUntil(() => true);
-      await page.goto(`${server.baseUrl}/offers/${take.offer}`, { waitUntil: "networkidle" });
+      await openPage(page, `${server.baseUrl}/offers/${take.offer}`);
       await waitLive(page);
       expect(await page.locator(`[data-fill^="${tx.signature}/"]`).count()).toBe(0);
       worker.kill("SIGCONT");
-      await page.locator(`[data-fill^="${tx.signature}/"]`).first().waitFor({ timeout: 60_000 });
+      await showLiveRow(page, `[data-fill^="${tx.signature}/"]`);
       const after = (await server.json(`/v1/offers/${take.offer}`)).body;
       await expect.poll(() => page.locator("[data-testid=offer-remaining] [data-raw]").first().getAttribute("data-raw"), { timeout: 60_000 }).toBe(after.remainingSize);
       await expect.poll(() => page.locator("[data-status]").first().getAttribute("data-status"), { timeout: 60_000 }).toBe(after.status);
@@ -137,7 +165,7 @@ describe("live pages on the indexed local cluster", { timeout: 120_000 }, () => 
     const errors = watchConsole(page);
     const streams: string[] = [];
     page.on("request", (r) => void (r.url().includes("/v1/stream") && streams.push(r.url())));
-    await page.goto(`${server.baseUrl}/book/${market.tokenMint}/${market.paymentMint}`, { waitUntil: "networkidle" });
+    await openPage(page, `${server.baseUrl}/book/${market.tokenMint}/${market.paymentMint}`);
     await waitLive(page);
     // The page's visibility as the browser reports it; the event does not bubble to window, so React Query's
     // refetch-on-focus stays out of it and only the stream can bring the take.
@@ -157,7 +185,7 @@ describe("live pages on the indexed local cluster", { timeout: 120_000 }, () => 
     await setHidden(false);
     await waitLive(page);
     expect(streams.at(-1), "the stream reopens after an id").toMatch(/[?&]after=\d+/);
-    await page.locator(`[data-fill^="${tx.signature}/"]`).first().waitFor({ timeout: 60_000 });
+    await showLiveRow(page, `[data-fill^="${tx.signature}/"]`);
     await context.close();
     expect(errors, "console errors").toEqual([]);
   });
@@ -171,7 +199,7 @@ describe("live pages on the indexed local cluster", { timeout: 120_000 }, () => 
       await injectStandardWallet(context, take.account.maker);
       const page = await context.newPage();
       const errors = watchConsole(page);
-      await page.goto(`${server.baseUrl}/`, { waitUntil: "networkidle" });
+      await openPage(page, `${server.baseUrl}/`);
       // The wallet's own stream (maker = the wallet) is open before the take is indexed.
       const walletStream = page.waitForResponse((r) => r.url().includes("/v1/stream") && r.url().includes(`maker=${take.account.maker}`), { timeout: 60_000 });
       const walletOffers = page.waitForResponse((r) => r.url().includes(`/v1/makers/${take.account.maker}/offers`), { timeout: 60_000 });

@@ -272,10 +272,18 @@ async function main() {
         cells.push(`| ${rps(result.rps)} ${rps(bare.rps)} ${ratio.toFixed(2).padStart(5)} ${us(result.cpu)} ${us(bare.cpu)} ${ms(solo.p50)} ${ms(bareSolo.p50)}${errors ? ` (${errors} errors)` : ""} `);
         const rpsBound = list ? TARGET.rpsList : TARGET.rpsSingle;
         const at = `${name} (${server.label})`;
-        figure(`${at} req/s`, `${ratio.toFixed(2)}x the bare server's`, `>= ${rpsBound}x`, ratio >= rpsBound);
-        figure(`${at} CPU a request`, `${result.cpu.toFixed(0)} µs against ${bare.cpu.toFixed(0)}`, `<= bare + ${TARGET.cpuOverBare} µs`, result.cpu <= bare.cpu + TARGET.cpuOverBare);
-        figure(`${at} p50 at one connection`, `${solo.p50} ms against ${bareSolo.p50}`, `<= bare + ${TARGET.p50OverBare} ms`, solo.p50 <= bareSolo.p50 + TARGET.p50OverBare + 1e-9);
-        cells[cells.length - 1] += `${mark(ratio >= rpsBound)}/${mark(result.cpu <= bare.cpu + TARGET.cpuOverBare)}/${mark(solo.p50 <= bareSolo.p50 + TARGET.p50OverBare + 1e-9)} `;
+        // A server that answered nothing (0 req/s, no latency) leaves no ratio to judge: every mark is missed.
+        const silent = [result, solo, bare, bareSolo].some((x) => !(x.rps > 0) || !Number.isFinite(x.p50));
+        const met = {
+          rps: !silent && ratio >= rpsBound,
+          cpu: !silent && result.cpu <= bare.cpu + TARGET.cpuOverBare,
+          p50: !silent && solo.p50 <= bareSolo.p50 + TARGET.p50OverBare + 1e-9,
+        };
+        const noAnswers = silent ? " (no answers)" : "";
+        figure(`${at} req/s`, `${ratio.toFixed(2)}x the bare server's${noAnswers}`, `>= ${rpsBound}x`, met.rps);
+        figure(`${at} CPU a request`, `${result.cpu.toFixed(0)} µs against ${bare.cpu.toFixed(0)}${noAnswers}`, `<= bare + ${TARGET.cpuOverBare} µs`, met.cpu);
+        figure(`${at} p50 at one connection`, `${solo.p50} ms against ${bareSolo.p50}${noAnswers}`, `<= bare + ${TARGET.p50OverBare} ms`, met.p50);
+        cells[cells.length - 1] += `${mark(met.rps)}/${mark(met.cpu)}/${mark(met.p50)}${silent ? " no answers" : ""} `;
       }
       console.log(`${name.padEnd(38)}${cells.join("")}`);
     }

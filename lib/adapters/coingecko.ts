@@ -1,9 +1,9 @@
 import type { Database } from "../db/client";
 import { readBook } from "../db/reads/book";
 import { fillFilterConditions } from "../db/reads/fills";
-import { lastDaySlotFloor } from "../db/reads/markets";
+import { readActivePairs, readPairDays, type PairDayRow } from "../db/reads/pair-day";
 import { and } from "../db/reads/page";
-import { paymentMintInfo } from "../program/constants";
+import { PAYMENT_MINTS } from "../program/constants";
 import { humanPriceOf, pairDecimals, wholeUnits, type DecimalsOf, type Pair, type PairDecimals } from "./pair-units";
 
 // The CoinGecko exchange API standard for order-book venues (its "Spot
@@ -48,58 +48,10 @@ export interface CoinGeckoTicker {
   liquidity_in_usd?: string;
 }
 
-interface TickerRow {
-  token_mint: string;
-  payment_mint: string;
-  ask: string | null;
-  bid: string | null;
-  depth: string;
-  base: string;
-  target: string;
-  high: string | null;
-  low: string | null;
-  last: string | null;
-}
+const USD_STABLE_MINTS = PAYMENT_MINTS.filter((m) => ["USDC", "USDT"].includes(m.symbol)).map((m) => m.address);
+const isUsdStable = (mint: string): boolean => USD_STABLE_MINTS.includes(mint);
 
-/**
- * The raw figures of every pair with an open offer or a fill in the last 24
- * hours (the pairs of /v1/markets): best prices, the open book's value in
- * raw payment units, the day's volumes, high and low, and the last price.
- */
-async function tickerRows(db: Database): Promise<TickerRow[]> {
-  const sql = db.$client;
-  const floor = await lastDaySlotFloor(db);
-  const rows = await sql`
-    with book as (
-      select token_mint, payment_mint,
-        min(price) filter (where side = 'sell') as ask, max(price) filter (where side = 'buy') as bid,
-        sum(remaining_size * price) as depth
-      from offers where state = 'active' and not lapsed and expires_at > now()
-      group by token_mint, payment_mint
-    ),
-    recent as (
-      select f.token_mint, f.payment_mint, sum(f.fill_amount) as base, sum(f.payment_amount) as target,
-        max(fill_price(o.price_per_token, o.price_scale)) as high, min(fill_price(o.price_per_token, o.price_scale)) as low
-      from fills f join offers o on o.pda = f.offer_pda
-      where f.block_time > now() - interval '24 hours' and ${floor === null ? sql`false` : sql`f.slot >= ${floor}::bigint`}
-      group by f.token_mint, f.payment_mint
-    ),
-    pairs as (
-      select coalesce(b.token_mint, r.token_mint) as token_mint, coalesce(b.payment_mint, r.payment_mint) as payment_mint,
-        b.ask, b.bid, coalesce(b.depth, 0) as depth, coalesce(r.base, 0) as base, coalesce(r.target, 0) as target, r.high, r.low
-      from book b full join recent r on r.token_mint = b.token_mint and r.payment_mint = b.payment_mint
-    )
-    select p.token_mint, p.payment_mint, p.ask::text, p.bid::text, p.depth::text, p.base::text, p.target::text, p.high::text, p.low::text,
-      (select fill_price(o.price_per_token, o.price_scale) from fills f join offers o on o.pda = f.offer_pda
-        where f.token_mint = p.token_mint and f.payment_mint = p.payment_mint
-        order by f.slot desc, f.signature desc, f.ix_index desc limit 1)::text as last
-    from pairs p order by p.target desc, p.token_mint, p.payment_mint`;
-  return rows as unknown as TickerRow[];
-}
-
-const isUsdStable = (mint: string): boolean => ["USDC", "USDT"].includes(paymentMintInfo(mint)?.symbol ?? "");
-
-function ticker(row: TickerRow, d: PairDecimals): CoinGeckoTicker {
+function ticker(row: PairDayRow, d: PairDecimals): CoinGeckoTicker {
   const pair = { tokenMint: row.token_mint, paymentMint: row.payment_mint };
   const id = tickerId(pair);
   const price = (raw: string | null) => (raw === null ? null : humanPriceOf(raw, d));
@@ -115,7 +67,7 @@ function ticker(row: TickerRow, d: PairDecimals): CoinGeckoTicker {
     ask: price(row.ask),
     high: price(row.high),
     low: price(row.low),
-    ...(isUsdStable(pair.paymentMint) ? { liquidity_in_usd: wholeUnits(row.depth, d.payment) } : {}),
+    ...(isUsdStable(pair.paymentMint) ? { liquidity_in_usd: wholeUnits(row.depth ?? "0", d.payment) } : {}),
   };
 }
 
@@ -125,7 +77,7 @@ function ticker(row: TickerRow, d: PairDecimals): CoinGeckoTicker {
  * tokens, so it is left out, here and in /pairs alike). Busiest first.
  */
 export async function listCoinGeckoTickers(db: Database, decimalsOf: DecimalsOf): Promise<CoinGeckoTicker[]> {
-  const rows = await tickerRows(db);
+  const rows = await readPairDays(db, USD_STABLE_MINTS);
   const decimals = await decimalsOf([...new Set(rows.flatMap((r) => [r.token_mint, r.payment_mint]))]);
   return rows.flatMap((row) => {
     const d = pairDecimals(decimals, { tokenMint: row.token_mint, paymentMint: row.payment_mint });
@@ -133,10 +85,16 @@ export async function listCoinGeckoTickers(db: Database, decimalsOf: DecimalsOf)
   });
 }
 
-/** GET /v1/coingecko/pairs: the tickers' pairs. */
+/** GET /v1/coingecko/pairs: the tickers' pairs, in their order, without their figures. */
 export async function listCoinGeckoPairs(db: Database, decimalsOf: DecimalsOf): Promise<CoinGeckoPair[]> {
-  const tickers = await listCoinGeckoTickers(db, decimalsOf);
-  return tickers.map((t) => ({ ticker_id: t.ticker_id, base: t.base_currency, target: t.target_currency, pool_id: t.pool_id }));
+  const rows = await readActivePairs(db);
+  const decimals = await decimalsOf([...new Set(rows.flatMap((r) => [r.token_mint, r.payment_mint]))]);
+  return rows.flatMap((row) => {
+    const pair = { tokenMint: row.token_mint, paymentMint: row.payment_mint };
+    if (!pairDecimals(decimals, pair)) return [];
+    const id = tickerId(pair);
+    return [{ ticker_id: id, base: pair.tokenMint, target: pair.paymentMint, pool_id: id }];
+  });
 }
 
 export interface CoinGeckoOrderbook {

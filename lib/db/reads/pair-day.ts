@@ -1,0 +1,121 @@
+import type { Database } from "../client";
+
+// Every pair's open book and last day for the aggregator adapters
+// (lib/adapters/coingecko.ts: /v1/coingecko/tickers and /pairs), read from
+// indexes and the candles the writers keep, never by aggregating offers or
+// fills: the pairs are walked (a skip scan of offers_active_book_idx for the
+// pairs with active offers, of the candles' key for the traded ones), and
+// each pair costs a few index probes. The one figure still summed over rows
+// is the open book's value, and only for the pairs whose payment mint is
+// asked for (the USD stablecoins of liquidity_in_usd): one index range of
+// the pair's active offers each.
+
+const ORIGIN = "timestamptz '2000-01-01 00:00:00+00'";
+
+/** An open offer (active, not flagged lapsed, not past expiry), over a row `o` of offers. */
+const OPEN = "o.state = 'active' and not o.lapsed and o.expires_at > now()";
+
+/** The best open price of one side of the pair `p` (offers_active_book_idx, in price order). */
+const bestPrice = (side: "sell" | "buy", order: "asc" | "desc") => `(select o.price from offers o
+    where o.token_mint = p.token_mint and o.payment_mint = p.payment_mint and o.side = '${side}' and ${OPEN}
+    order by o.price ${order} limit 1)`;
+
+/**
+ * The distinct pairs of `table`'s rows matching `where`, in (token, payment)
+ * order: one probe of an index led by (token_mint, payment_mint) per pair.
+ */
+const skipScan = (name: string, table: string, where: string) => `${name}(token_mint, payment_mint) as (
+    (select x.token_mint, x.payment_mint from ${table} x where ${where} order by x.token_mint, x.payment_mint limit 1)
+    union all
+    (select n.token_mint, n.payment_mint from ${name} s, lateral (
+      select x.token_mint, x.payment_mint from ${table} x
+      where ${where} and (x.token_mint, x.payment_mint) > (s.token_mint, s.payment_mint)
+      order by x.token_mint, x.payment_mint limit 1) n)
+  )`;
+
+/**
+ * The last day's window on the candles: every fill from the start of the
+ * minute that holds now() - 24 hours (the minute candles from that minute to
+ * the next whole hour, then the hour candles; the current hour's holds
+ * nothing later than now). 24 hours and up to one minute more.
+ */
+const DAY_WINDOW = `day_window(m0, h1) as (
+    select m0, case when date_bin('1 hour', m0, ${ORIGIN}) = m0 then m0 else date_bin('1 hour', m0, ${ORIGIN}) + interval '1 hour' end
+    from (select date_bin('1 minute', now() - interval '24 hours', ${ORIGIN}) as m0) w
+  )`;
+
+/** The day's candles of the pair `t` in the window `w`: at most 59 minutes and 25 hours, two ranges of the candles' key. */
+const dayCandles = `(select c.volume, c.quote_volume, c.high, c.low from candles c
+      where c.token_mint = t.token_mint and c.payment_mint = t.payment_mint and c.resolution = 60 and c.bucket >= w.m0 and c.bucket < w.h1
+    union all
+    select c.volume, c.quote_volume, c.high, c.low from candles c
+      where c.token_mint = t.token_mint and c.payment_mint = t.payment_mint and c.resolution = 3600 and c.bucket >= w.h1)`;
+
+const PAIRS = `${skipScan("book_pairs", "offers", "x.state = 'active'")},
+  ${skipScan("traded_pairs", "candles", "true")},
+  ${DAY_WINDOW},
+  book_prices as materialized (
+    select p.token_mint, p.payment_mint, ${bestPrice("sell", "asc")} as ask, ${bestPrice("buy", "desc")} as bid from book_pairs p
+  ),
+  book as (select * from book_prices b where b.ask is not null or b.bid is not null),
+  day as (
+    select t.token_mint, t.payment_mint, d.base, d.target, d.high, d.low
+    from traded_pairs t cross join day_window w,
+      lateral (select sum(c.volume) as base, sum(c.quote_volume) as target, max(c.high) as high, min(c.low) as low, count(*) as n
+        from ${dayCandles} c) d
+    where d.n > 0
+  ),
+  pairs as (
+    select coalesce(b.token_mint, d.token_mint) as token_mint, coalesce(b.payment_mint, d.payment_mint) as payment_mint,
+      b.ask, b.bid, coalesce(d.base, 0) as base, coalesce(d.target, 0) as target, d.high, d.low
+    from book b full join day d on d.token_mint = b.token_mint and d.payment_mint = b.payment_mint
+  )`;
+
+/**
+ * Every pair with an open offer or a fill in the last day (see DAY_WINDOW),
+ * busiest first: best prices, the open book's value in raw payment units
+ * (where the payment mint is one of $1, else null), the day's volumes, high
+ * and low, and the price of the pair's last fill ever (by slot, signature,
+ * position; the offer's price).
+ */
+export const PAIR_DAY_STATEMENT = `with recursive ${PAIRS},
+  depth as (
+    select o.token_mint, o.payment_mint, sum(o.remaining_size * o.price) as depth from offers o
+    where o.payment_mint = any($1::text[]) and ${OPEN} group by o.token_mint, o.payment_mint
+  )
+  select p.token_mint, p.payment_mint, p.ask::text, p.bid::text,
+    case when p.payment_mint = any($1::text[]) then coalesce(v.depth, 0)::text end as depth,
+    p.base::text, p.target::text, p.high::text, p.low::text,
+    (select fill_price(o.price_per_token, o.price_scale) from fills f join offers o on o.pda = f.offer_pda
+      where f.token_mint = p.token_mint and f.payment_mint = p.payment_mint
+      order by f.slot desc nulls last, f.signature desc nulls last, f.ix_index desc nulls last limit 1)::text as last
+  from pairs p left join depth v on v.token_mint = p.token_mint and v.payment_mint = p.payment_mint
+  order by p.target desc, p.token_mint, p.payment_mint`;
+
+/** The same pairs, in the same order, without their figures. */
+export const ACTIVE_PAIRS_STATEMENT = `with recursive ${PAIRS}
+  select p.token_mint, p.payment_mint from pairs p order by p.target desc, p.token_mint, p.payment_mint`;
+
+export interface PairDayRow {
+  token_mint: string;
+  payment_mint: string;
+  ask: string | null;
+  bid: string | null;
+  /** Only for the pairs whose payment mint was asked for. */
+  depth: string | null;
+  base: string;
+  target: string;
+  high: string | null;
+  low: string | null;
+  last: string | null;
+}
+
+/** PAIR_DAY_STATEMENT's rows; the open book's value for the pairs paid in `depthMints`. */
+export async function readPairDays(db: Database, depthMints: readonly string[]): Promise<PairDayRow[]> {
+  return (await db.$client.unsafe(PAIR_DAY_STATEMENT, [depthMints as string[]])) as unknown as PairDayRow[];
+}
+
+/** ACTIVE_PAIRS_STATEMENT's rows. */
+export async function readActivePairs(db: Database): Promise<{ token_mint: string; payment_mint: string }[]> {
+  return (await db.$client.unsafe(ACTIVE_PAIRS_STATEMENT)) as unknown as { token_mint: string; payment_mint: string }[];
+}

@@ -1,5 +1,6 @@
 import type { Database } from "../client";
 import { field, jsonObject } from "./fields";
+import { openOffer } from "./open-offer";
 
 /**
  * A BookLevel (/v1/book), over a row `l` of one side's levels: an exact
@@ -38,7 +39,7 @@ const sideLevels = (side: "sell" | "buy", order: "asc" | "desc") => `(
     select o.price, sum(o.remaining_size) as size, count(*)::int as offers
     from offers o
     where o.token_mint = $1 and o.payment_mint = $2 and o.side = '${side}'
-      and o.state = 'active' and not o.lapsed and o.expires_at > now()
+      and ${openOffer("o")}
     group by o.price order by o.price ${order} limit $3
   ) l)`;
 

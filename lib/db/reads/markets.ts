@@ -1,6 +1,7 @@
 import type { Database } from "../client";
 import { offers } from "../schema/offers";
 import { columnsOf, field, objectField, projection } from "./fields";
+import { openOffer } from "./open-offer";
 
 const o = columnsOf(offers, "o");
 
@@ -16,7 +17,7 @@ const bestPrice = (side: "sell" | "buy", order: "asc" | "desc") =>
     SCALED_PRICE_FIELDS,
     `(select row_to_json(best) from (select ${projection(SCALED_PRICE_FIELDS)} from offers o
         where o.token_mint = p.token_mint and o.payment_mint = p.payment_mint and o.side = '${side}'
-          and o.state = 'active' and not o.lapsed and o.expires_at > now()
+          and ${openOffer("o")}
         order by o.price ${order}, o.created_at asc limit 1) best)`,
     { nullable: true },
   );
@@ -65,7 +66,7 @@ export async function listMarkets(db: Database): Promise<string> {
   const floor = await lastDaySlotFloor(db);
   const [row] = await sql`
     with open as (
-      select token_mint, payment_mint, side from offers where state = 'active' and not lapsed and expires_at > now()
+      select token_mint, payment_mint, side from offers where ${sql.unsafe(openOffer("offers"))}
     ),
     book as (
       select token_mint, payment_mint,

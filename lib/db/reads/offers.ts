@@ -6,6 +6,7 @@ import { decodeOfferCursor, encodeOfferCursor } from "./cursor";
 import { csvLines } from "./csv";
 import { columnsOf, field, jsonObject, projection } from "./fields";
 import { and, listBody, type PageParams } from "./page";
+import { openOffer } from "./open-offer";
 
 const o = columnsOf(offers, "o");
 
@@ -65,7 +66,7 @@ type Fragment = postgres.PendingQuery<postgres.Row[]>;
 function statusBranches(sql: postgres.Sql, status: OfferStatus): Fragment[] {
   switch (status) {
     case "open":
-      return [sql`state = 'active' and not lapsed and expires_at > now()`];
+      return [sql.unsafe(openOffer("o"))];
     case "filled":
       return [sql`state = 'filled'`];
     case "cancelled":

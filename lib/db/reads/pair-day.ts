@@ -1,4 +1,5 @@
 import type { Database } from "../client";
+import { openOffer } from "./open-offer";
 
 // Every pair's open book and last day for the aggregator adapters
 // (lib/adapters/coingecko.ts: /v1/coingecko/tickers and /pairs), read from
@@ -12,8 +13,7 @@ import type { Database } from "../client";
 
 const ORIGIN = "timestamptz '2000-01-01 00:00:00+00'";
 
-/** An open offer (active, not flagged lapsed, not past expiry), over a row `o` of offers. */
-const OPEN = "o.state = 'active' and not o.lapsed and o.expires_at > now()";
+const OPEN = openOffer("o");
 
 /** The best open price of one side of the pair `p` (offers_active_book_idx, in price order). */
 const bestPrice = (side: "sell" | "buy", order: "asc" | "desc") => `(select o.price from offers o

@@ -14,7 +14,6 @@ import { fillColumns } from "./fill-columns";
 
 export const FILL_NOUN: [string, string] = ["fill", "fills"];
 
-
 /**
  * The taker's direction, with the offer's side (the API's `side`) beside it,
  * so the two never read as contradicting: a fill of a sell offer is a

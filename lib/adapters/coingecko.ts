@@ -71,29 +71,31 @@ function ticker(row: PairDayRow, d: PairDecimals): CoinGeckoTicker {
   };
 }
 
+/** The rows whose two mints' decimals are known, each with them; the others left out (a pair without them cannot be stated in whole tokens). */
+async function withPairDecimals<R extends { token_mint: string; payment_mint: string }>(rows: R[], decimalsOf: DecimalsOf): Promise<[R, PairDecimals][]> {
+  const decimals = await decimalsOf([...new Set(rows.flatMap((r) => [r.token_mint, r.payment_mint]))]);
+  return rows.flatMap((row) => {
+    const d = pairDecimals(decimals, { tokenMint: row.token_mint, paymentMint: row.payment_mint });
+    return d ? [[row, d] as [R, PairDecimals]] : [];
+  });
+}
+
 /**
  * GET /v1/coingecko/tickers: the last day of every active pair whose two
  * mints' decimals are known (a pair without them cannot be stated in whole
  * tokens, so it is left out, here and in /pairs alike). Busiest first.
  */
 export async function listCoinGeckoTickers(db: Database, decimalsOf: DecimalsOf): Promise<CoinGeckoTicker[]> {
-  const rows = await readPairDays(db, USD_STABLE_MINTS);
-  const decimals = await decimalsOf([...new Set(rows.flatMap((r) => [r.token_mint, r.payment_mint]))]);
-  return rows.flatMap((row) => {
-    const d = pairDecimals(decimals, { tokenMint: row.token_mint, paymentMint: row.payment_mint });
-    return d ? [ticker(row, d)] : [];
-  });
+  const rows = await withPairDecimals(await readPairDays(db, USD_STABLE_MINTS), decimalsOf);
+  return rows.map(([row, d]) => ticker(row, d));
 }
 
 /** GET /v1/coingecko/pairs: the tickers' pairs, in their order, without their figures. */
 export async function listCoinGeckoPairs(db: Database, decimalsOf: DecimalsOf): Promise<CoinGeckoPair[]> {
-  const rows = await readActivePairs(db);
-  const decimals = await decimalsOf([...new Set(rows.flatMap((r) => [r.token_mint, r.payment_mint]))]);
-  return rows.flatMap((row) => {
-    const pair = { tokenMint: row.token_mint, paymentMint: row.payment_mint };
-    if (!pairDecimals(decimals, pair)) return [];
-    const id = tickerId(pair);
-    return [{ ticker_id: id, base: pair.tokenMint, target: pair.paymentMint, pool_id: id }];
+  const rows = await withPairDecimals(await readActivePairs(db), decimalsOf);
+  return rows.map(([row]) => {
+    const id = tickerId({ tokenMint: row.token_mint, paymentMint: row.payment_mint });
+    return { ticker_id: id, base: row.token_mint, target: row.payment_mint, pool_id: id };
   });
 }
 

@@ -28,6 +28,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import next from "next";
 import { env } from "../platform/env";
+import { startIdleMemoryRelease } from "../platform/idle-memory";
 import { CLIENT_ADDRESS_HEADER, errorAnswer, methodNotAllowed, preflightAnswer, type Answer } from "./http/api";
 import { answerClientError } from "./http/client-error";
 import { ApiError } from "./http/errors";
@@ -162,6 +163,11 @@ async function main(): Promise<void> {
   nextServer.handle = app.getRequestHandler();
   ready();
   process.stdout.write(`web: serving on http://${host ?? "localhost"}:${port}\n`);
+  // Memory a load freed, given back once the process is quiet (where gc is exposed: Node 24 and later, scripts/web.mjs).
+  const { logger } = await import("./services");
+  startIdleMemoryRelease(({ rssBefore, rssAfter, ms }) =>
+    logger.debug({ rssBeforeMb: Math.round(rssBefore / 2 ** 20), rssAfterMb: Math.round(rssAfter / 2 ** 20), ms: Math.round(ms) }, "idle: memory given back"),
+  );
 
   const shutdown = () => {
     server.close(() => process.exit(0));

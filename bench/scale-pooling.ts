@@ -87,7 +87,10 @@ async function endpointRates(stack: ScaleStack, print: Print): Promise<void> {
     stack.startWebWith({ DATABASE_URL: stack.pooledUrl, DATABASE_POOL_MODE: "transaction", DATABASE_READ_URL: "" }),
   ]);
   try {
-    const paths = ["/v1/offers?limit=50", "/v1/fills?limit=50", "/v1/offers?limit=50&sort=price", "/v1/markets"];
+    // sort=price is one book's order: it needs a pair (400 without one), here the busiest market's.
+    const { markets } = (await (await fetch(`${direct.url}/v1/markets`)).json()) as { markets: { tokenMint: string; paymentMint: string }[] };
+    const pair = markets[0] ? `&tokenMint=${markets[0].tokenMint}&paymentMint=${markets[0].paymentMint}` : "";
+    const paths = ["/v1/offers?limit=50", "/v1/fills?limit=50", `/v1/offers?limit=50&sort=price${pair}`, "/v1/markets"];
     const rotate = (base: string) => {
       let turn = 0;
       return () => `${base}${paths[turn++ % paths.length]}`;

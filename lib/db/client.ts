@@ -17,6 +17,8 @@ export interface ConnectOptions {
    * statements (the next transaction may run on another server connection),
    * and no statement_timeout startup parameter (PgBouncer refuses unknown
    * ones): the pooler sets it on its server connections (deploy/pgbouncer.ini).
+   * Unprepared, a statement whose parameters are plain values still goes in
+   * one round trip (patches/postgres+3.4.9.patch; docs/scale.md).
    */
   pooled?: boolean;
 }

@@ -193,6 +193,8 @@ async function main() {
     // The aggregator adapters (whole tokens: decimals from the token stand-in). The bench data has no scanned
     // transactions, so the DEXTools blocks are not announced there: latest-block measures the horizon's probes.
     ["/v1/coingecko/tickers", ["/v1/coingecko/tickers"]],
+    ["/v1/coingecko/pairs", ["/v1/coingecko/pairs"]],
+    ["/v1/markets", ["/v1/markets"]],
     ["/v1/coingecko/orderbook", each(s.tokens, (t) => `/v1/coingecko/orderbook?ticker_id=${t}_${book}&depth=100`)],
     ["/v1/coingecko/historical_trades", each(s.tokens, (t) => `/v1/coingecko/historical_trades?ticker_id=${t}_${book}`)],
     ["/v1/coingecko/historical_trades (week)", each(s.tokens, (t) => `/v1/coingecko/historical_trades?ticker_id=${t}_${book}&start_time=${s.hi - 7 * day}&end_time=${s.hi}`)],

@@ -1,6 +1,7 @@
 import type { Database } from "../client";
 import { offers } from "../schema/offers";
 import { columnsOf, field, objectField, projection } from "./fields";
+import { OPEN_BOOK_SIDES } from "./open-book";
 import { openOffer } from "./open-offer";
 
 const o = columnsOf(offers, "o");
@@ -42,7 +43,7 @@ export const MARKET_FIELDS = {
   ),
 };
 
-const MARKET_PROJECTION = projection(MARKET_FIELDS);
+export const MARKET_PROJECTION = projection(MARKET_FIELDS);
 
 /**
  * The least slot of the last day's fills (null: none), read first (see
@@ -56,27 +57,21 @@ export async function lastDaySlotFloor(db: Database): Promise<string | null> {
 }
 
 /**
- * GET /v1/markets (an extension): every token/payment pair with open offers or
- * fills in the last 24 hours: open asks and bids, the best of each (as the
- * offer's raw price and scale), 24-hour volume and fills, and the last fill.
- * Busiest first.
+ * The markets' one statement, $1 the least slot of the last day's fills
+ * (lastDaySlotFloor; null: none). The open asks and bids are the open books'
+ * sums (open-book.ts), never a count of the open offers; the best prices one
+ * probe of offers_open_book_idx a side.
  */
-export async function listMarkets(db: Database): Promise<string> {
-  const sql = db.$client;
-  const floor = await lastDaySlotFloor(db);
-  const [row] = await sql`
-    with open as (
-      select token_mint, payment_mint, side from offers where ${sql.unsafe(openOffer("offers"))}
-    ),
-    book as (
+export const MARKETS_STATEMENT = `
+    with book as (
       select token_mint, payment_mint,
-        count(*) filter (where side = 'sell')::int as asks,
-        count(*) filter (where side = 'buy')::int as bids
-      from open group by token_mint, payment_mint
+        coalesce(sum(offers) filter (where side = 'sell'), 0)::int as asks,
+        coalesce(sum(offers) filter (where side = 'buy'), 0)::int as bids
+      from ${OPEN_BOOK_SIDES} s group by token_mint, payment_mint
     ),
     recent as (
       select token_mint, payment_mint, sum(payment_amount) as volume, count(*)::int as fills
-      from fills where block_time > now() - interval '24 hours' and ${floor === null ? sql`false` : sql`slot >= ${floor}::bigint`}
+      from fills where block_time > now() - interval '24 hours' and slot >= $1::bigint
       group by token_mint, payment_mint
     ),
     pairs as (
@@ -85,6 +80,16 @@ export async function listMarkets(db: Database): Promise<string> {
       from book b full join recent r on r.token_mint = b.token_mint and r.payment_mint = b.payment_mint
     )
     select coalesce(json_agg(x order by p.volume desc, p.asks + p.bids desc, p.token_mint, p.payment_mint), '[]')::text as j
-    from pairs p, lateral (select ${sql.unsafe(MARKET_PROJECTION)}) x`;
-  return `{"markets":${row?.j ?? "[]"}}`;
+    from pairs p, lateral (select ${MARKET_PROJECTION}) x`;
+
+/**
+ * GET /v1/markets (an extension): every token/payment pair with open offers or
+ * fills in the last 24 hours: open asks and bids, the best of each (as the
+ * offer's raw price and scale), 24-hour volume and fills, and the last fill.
+ * Busiest first.
+ */
+export async function listMarkets(db: Database): Promise<string> {
+  const floor = await lastDaySlotFloor(db);
+  const [row] = await db.$client.unsafe(MARKETS_STATEMENT, [floor]);
+  return `{"markets":${(row?.j as string | undefined) ?? "[]"}}`;
 }

@@ -1,21 +1,20 @@
 import type { Database } from "../client";
+import { OPEN_BOOK_SIDES } from "./open-book";
 import { openOffer } from "./open-offer";
 
 // Every pair's open book and last day for the aggregator adapters
 // (lib/adapters/coingecko.ts: /v1/coingecko/tickers and /pairs), read from
 // indexes and the candles the writers keep, never by aggregating offers or
-// fills: the pairs are walked (a skip scan of offers_active_book_idx for the
-// pairs with active offers, of the candles' key for the traded ones), and
-// each pair costs a few index probes. The one figure still summed over rows
-// is the open book's value, and only for the pairs whose payment mint is
-// asked for (the USD stablecoins of liquidity_in_usd): one index range of
-// the pair's active offers each.
+// fills: the pairs are those of the open books' sums (open_book, a row per
+// pair and side) and a skip scan of the candles' key for the traded ones;
+// each pair costs a few index probes (its best prices, one probe of
+// offers_open_book_idx each); the open book's value is read from the sums.
 
 const ORIGIN = "timestamptz '2000-01-01 00:00:00+00'";
 
 const OPEN = openOffer("o");
 
-/** The best open price of one side of the pair `p` (offers_active_book_idx, in price order). */
+/** The best open price of one side of the pair `p` (offers_open_book_idx, in price order). */
 const bestPrice = (side: "sell" | "buy", order: "asc" | "desc") => `(select o.price from offers o
     where o.token_mint = p.token_mint and o.payment_mint = p.payment_mint and o.side = '${side}' and ${OPEN}
     order by o.price ${order} limit 1)`;
@@ -51,8 +50,9 @@ const dayCandles = `(select c.volume, c.quote_volume, c.high, c.low from candles
     select c.volume, c.quote_volume, c.high, c.low from candles c
       where c.token_mint = t.token_mint and c.payment_mint = t.payment_mint and c.resolution = 3600 and c.bucket >= w.h1)`;
 
-const PAIRS = `${skipScan("book_pairs", "offers", "x.state = 'active'")},
-  ${skipScan("traded_pairs", "candles", "true")},
+const PAIRS = `${skipScan("traded_pairs", "candles", "true")},
+  open_sides as materialized (select * from ${OPEN_BOOK_SIDES} s),
+  book_pairs as (select distinct s.token_mint, s.payment_mint from open_sides s),
   ${DAY_WINDOW},
   book_prices as materialized (
     select p.token_mint, p.payment_mint, ${bestPrice("sell", "asc")} as ask, ${bestPrice("buy", "desc")} as bid from book_pairs p
@@ -80,8 +80,8 @@ const PAIRS = `${skipScan("book_pairs", "offers", "x.state = 'active'")},
  */
 export const PAIR_DAY_STATEMENT = `with recursive ${PAIRS},
   depth as (
-    select o.token_mint, o.payment_mint, sum(o.remaining_size * o.price) as depth from offers o
-    where o.payment_mint = any($1::text[]) and ${OPEN} group by o.token_mint, o.payment_mint
+    select s.token_mint, s.payment_mint, sum(s.value) as depth from open_sides s
+    where s.payment_mint = any($1::text[]) group by s.token_mint, s.payment_mint
   )
   select p.token_mint, p.payment_mint, p.ask::text, p.bid::text,
     case when p.payment_mint = any($1::text[]) then coalesce(v.depth, 0)::text end as depth,

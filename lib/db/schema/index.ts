@@ -6,3 +6,4 @@ export * from "./chain";
 export * from "./feed";
 export * from "./candles";
 export * from "./makers";
+export * from "./open-book";

@@ -65,7 +65,10 @@ export const offers = pgTable(
     index("offers_payment_state_created_idx").on(t.paymentMint, t.state, t.createdAt.desc(), t.pda.desc()),
     // A market's offers by creation (slot, then time): its first offer is the DEXTools pair's creation.
     index("offers_pair_created_idx").on(t.tokenMint, t.paymentMint, t.createdSlot, t.createdAt).where(sql`created_slot is not null`),
-    index("offers_active_book_idx").on(t.tokenMint, t.paymentMint, t.side, t.price).where(sql`state = 'active'`),
+    // The book of each pair and side in price order, over the open candidates only: a best-price
+    // probe or a book walk steps past no lapsed offer (the expiry part of "open" is a filter).
+    // Its columns never change on a fill, so a fill's size update stays HOT.
+    index("offers_open_book_idx").on(t.tokenMint, t.paymentMint, t.side, t.price).where(sql`state = 'active' and not lapsed`),
     // Active offers past their expiry but not yet flagged: the job's work list and the
     // live part of every lapsed count; small whenever the job keeps up.
     index("offers_lapse_due_idx").on(t.expiresAt).where(sql`state = 'active' and not lapsed`),

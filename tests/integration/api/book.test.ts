@@ -110,7 +110,7 @@ describe("GET /v1/book", () => {
 });
 
 describe("the book's plan", () => {
-  it("walks offers_active_book_idx per side and stops at the depth: no scan of offers, among many offers of other books", async () => {
+  it("walks offers_open_book_idx per side and stops at the depth: no scan of offers, among many offers of other books", async () => {
     // Offers of 400 other pairs, open, and of this pair, ended: the book must not read them.
     await sql()`insert into offers (pda, maker, token_mint, payment_mint, side, nonce, original_size, remaining_size,
         price_per_token, price_scale, min_fill, created_at, expires_at, state, last_slot)
@@ -122,8 +122,8 @@ describe("the book's plan", () => {
     await sql()`analyze offers`;
     const rows = await sql().unsafe(`explain ${BOOK_STATEMENT}`, [TOKEN, USDC, 50]);
     const plan = rows.map((r) => r["QUERY PLAN"]).join("\n");
-    expect(plan).toMatch(/Index Scan using offers_active_book_idx on offers/);
-    expect(plan).toMatch(/Index Scan Backward using offers_active_book_idx on offers/);
+    expect(plan).toMatch(/Index Scan using offers_open_book_idx on offers/);
+    expect(plan).toMatch(/Index Scan Backward using offers_open_book_idx on offers/);
     expect(plan).not.toMatch(/Seq Scan on offers/);
     expect(plan).not.toMatch(/Sort\b/);
     // The values are as before: the bulk is other books, or ended.

@@ -1,11 +1,12 @@
 -- The function offers_aggregate_statement, as PostgreSQL runs it today: the
--- definition the migrations leave (last set in drizzle/0010_write_path.sql).
--- Editing this file changes no database. A change is a new migration (`npm
--- run db:generate -- --custom --name <what>` adds an empty one to drizzle/
--- and its entry to drizzle/meta/_journal.json) that replaces it (CREATE OR
--- REPLACE FUNCTION; DROP FUNCTION first when its arguments or result change),
--- and this file updated to match:
--- tests/integration/db/sql-definitions.test.ts fails while the two differ.
+-- definition the migrations leave (last set in
+-- drizzle/0012_open_book.sql). Editing this file changes no
+-- database. A change is a new migration (`npm run db:generate -- --custom
+-- --name <what>` adds an empty one to drizzle/ and its entry to
+-- drizzle/meta/_journal.json) that replaces it (CREATE OR REPLACE FUNCTION;
+-- DROP FUNCTION first when its arguments or result change), and this file
+-- updated to match: tests/integration/db/sql-definitions.test.ts fails while
+-- the two differ.
 
 -- The statement trigger function of offers (triggers/offers_aggregate.sql),
 -- over its transition tables read once: deleted offers are uncounted and
@@ -13,7 +14,9 @@
 -- updated offer is uncounted as it was and counted as it is in the counts
 -- when their columns (state, maker, lapsed) moved, and in the makers'
 -- figures when theirs (maker, payment mint, creation time, original size)
--- did. Most updates change sizes, states and slots only.
+-- did; and in the open books (open_book) when an open candidate's
+-- remaining size, state, flag, pair, side or price did. Most updates change
+-- sizes, states and slots only: a fill moves its offer's open book.
 CREATE OR REPLACE FUNCTION offers_aggregate_statement() RETURNS trigger
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -21,13 +24,17 @@ DECLARE
   came offers[];
   gone_made offers[];
   came_made offers[];
+  gone_open offers[];
+  came_open offers[];
 BEGIN
   IF TG_OP = 'INSERT' THEN
     came := ARRAY(SELECT n::offers FROM new_offers n);
     came_made := came;
+    came_open := came;
   ELSIF TG_OP = 'DELETE' THEN
     gone := ARRAY(SELECT o::offers FROM old_offers o);
     gone_made := gone;
+    gone_open := gone;
   ELSE
     SELECT
       array_agg(o::offers) FILTER (WHERE (o.state, o.maker, o.lapsed) IS DISTINCT FROM (n.state, n.maker, n.lapsed)),
@@ -35,11 +42,13 @@ BEGIN
       array_agg(o::offers) FILTER (WHERE (o.maker, o.payment_mint, o.created_at, o.original_size)
         IS DISTINCT FROM (n.maker, n.payment_mint, n.created_at, n.original_size)),
       array_agg(n::offers) FILTER (WHERE (o.maker, o.payment_mint, o.created_at, o.original_size)
-        IS DISTINCT FROM (n.maker, n.payment_mint, n.created_at, n.original_size))
-    INTO gone, came, gone_made, came_made
+        IS DISTINCT FROM (n.maker, n.payment_mint, n.created_at, n.original_size)),
+      array_agg(o::offers) FILTER (WHERE o.state = 'active' AND NOT o.lapsed),
+      array_agg(n::offers) FILTER (WHERE n.state = 'active' AND NOT n.lapsed)
+    INTO gone, came, gone_made, came_made, gone_open, came_open
     FROM old_offers o JOIN new_offers n USING (pda)
-    WHERE (o.state, o.maker, o.lapsed, o.payment_mint, o.created_at, o.original_size)
-      IS DISTINCT FROM (n.state, n.maker, n.lapsed, n.payment_mint, n.created_at, n.original_size);
+    WHERE (o.state, o.maker, o.lapsed, o.payment_mint, o.created_at, o.original_size, o.remaining_size, o.token_mint, o.side, o.price)
+      IS DISTINCT FROM (n.state, n.maker, n.lapsed, n.payment_mint, n.created_at, n.original_size, n.remaining_size, n.token_mint, n.side, n.price);
   END IF;
   IF cardinality(gone) > 0 THEN
     PERFORM offer_counts_apply_rows(gone, -1);
@@ -52,6 +61,12 @@ BEGIN
   END IF;
   IF cardinality(came_made) > 0 THEN
     PERFORM maker_activity_apply_offers(came_made, 1);
+  END IF;
+  IF cardinality(gone_open) > 0 THEN
+    PERFORM open_book_apply_rows(gone_open, -1);
+  END IF;
+  IF cardinality(came_open) > 0 THEN
+    PERFORM open_book_apply_rows(came_open, 1);
   END IF;
   RETURN NULL;
 END $$;

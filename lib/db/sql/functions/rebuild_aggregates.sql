@@ -1,6 +1,6 @@
 -- The function rebuild_aggregates, as PostgreSQL runs it today: the
 -- definition the migrations leave (last set in
--- drizzle/0009_maker_activity.sql). Editing this file changes no
+-- drizzle/0012_open_book.sql). Editing this file changes no
 -- database. A change is a new migration (`npm run db:generate -- --custom
 -- --name <what>` adds an empty one to drizzle/ and its entry to
 -- drizzle/meta/_journal.json) that replaces it (CREATE OR REPLACE FUNCTION;
@@ -17,6 +17,7 @@ BEGIN
   DELETE FROM maker_stats;
   DELETE FROM maker_volume;
   DELETE FROM protocol_mint_stats;
+  DELETE FROM open_book;
   INSERT INTO protocol_stats (id) VALUES (1) ON CONFLICT DO NOTHING;
   UPDATE protocol_stats SET
     total_offers = o.total, active_offers = o.active, filled_offers = o.filled,
@@ -44,6 +45,9 @@ BEGIN
   SELECT payment_mint, sum(fee_amount), sum(payment_amount), count(*) FROM fills GROUP BY payment_mint;
   INSERT INTO maker_volume (maker, side, token_mint, amount)
   SELECT maker, side, token_mint, sum(fill_amount) FROM fills GROUP BY maker, side, token_mint;
+  INSERT INTO open_book (token_mint, payment_mint, side, offers, value)
+  SELECT token_mint, payment_mint, side, count(*), sum(remaining_size * price)
+  FROM offers WHERE state = 'active' AND NOT lapsed GROUP BY token_mint, payment_mint, side;
   PERFORM rebuild_fill_slot_bounds();
   PERFORM rebuild_maker_activity();
 END $$;

@@ -56,3 +56,54 @@ export const offerFirstFills = pgTable(
   },
   (t) => [index("offer_first_fills_maker_wait_idx").on(t.maker, t.waitSeconds)],
 );
+
+/**
+ * The leaderboard's windows (/v1/makers): each window's totals below hold
+ * maker_activity's buckets at `resolution` from `edge` on (the window's
+ * start when its totals were last advanced). The worker moves `edge` at each
+ * bucket boundary (maker_window_totals_advance); a read whose window starts
+ * elsewhere reads maker_activity instead. The rows mirror MAKER_WINDOWS
+ * (lib/db/reads/maker-windows.ts).
+ */
+export const makerWindowEdges = pgTable("maker_window_edges", {
+  /** 24h, 7d, 30d or all, as in /v1/makers?window=. */
+  windowName: text("window_name").primaryKey(),
+  /** The window's bucket length in seconds (maker_activity.resolution): 3600, 86400, or 0 for all time. */
+  resolution: integer("resolution").notNull(),
+  /** How many buckets the window spans, the current one included. */
+  buckets: integer("buckets").notNull(),
+  /** The first bucket the totals hold; -infinity for all time. */
+  edge: timestamp("edge", { withTimezone: true }).notNull(),
+});
+
+/**
+ * A maker's totals over a window, in one payment mint, or over all payment
+ * mints when `payment_mint` is '' (what the leaderboard without a mint ranks
+ * on). Kept with maker_activity by the same triggers, from the window's edge
+ * on (maker_window_edges), so a leaderboard page is a walk of the index of
+ * its sort.
+ */
+export const makerWindowTotals = pgTable(
+  "maker_window_totals",
+  {
+    windowName: text("window_name").notNull(),
+    maker: text("maker").notNull(),
+    /** The payment mint, or '' for the maker's totals over all of them. */
+    paymentMint: text("payment_mint").notNull(),
+    fills: count("fills"),
+    /** Offers created. */
+    offers: count("offers"),
+    /** Payment moved by the fills (raw payment units; over all mints it adds unlike units, and is not read). */
+    volume: amountSum("volume").notNull().default(sql`0`),
+    /** The fees the takers of these fills paid (raw payment units). */
+    takerFees: amountSum("taker_fees").notNull().default(sql`0`),
+  },
+  (t) => [
+    // A page maker's figures per payment mint are one range of the key.
+    primaryKey({ columns: [t.windowName, t.maker, t.paymentMint] }),
+    // One per sort, in the leaderboard's order (key descending, maker ascending).
+    index("maker_window_totals_fills_idx").on(t.windowName, t.paymentMint, t.fills.desc(), t.maker),
+    index("maker_window_totals_offers_idx").on(t.windowName, t.paymentMint, t.offers.desc(), t.maker),
+    index("maker_window_totals_volume_idx").on(t.windowName, t.paymentMint, t.volume.desc(), t.maker).where(sql`payment_mint <> ''`),
+  ],
+);

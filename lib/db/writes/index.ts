@@ -4,3 +4,4 @@ export * from "./fills";
 export * from "./transactions";
 export * from "./chain-identity";
 export * from "./feed";
+export * from "./maker-windows";

@@ -143,3 +143,6 @@ END $$;
 INSERT INTO open_book (token_mint, payment_mint, side, offers, value)
 SELECT token_mint, payment_mint, side, count(*), sum(remaining_size * price)
 FROM offers WHERE state = 'active' AND NOT lapsed GROUP BY token_mint, payment_mint, side;
+--> statement-breakpoint
+-- Statistics for the planner at once, not when autovacuum gets round to it.
+ANALYZE "open_book";

@@ -7,6 +7,7 @@ import { listChartCandles } from "../lib/db/reads/chart-candles";
 import { listWalletTrades, type TradeRole } from "../lib/db/reads/wallet-trades";
 import { exportFills, listFills, listOfferFills, type FillFilters } from "../lib/db/reads/fills";
 import { listMakerLeaderboard, type MakerSort } from "../lib/db/reads/makers";
+import { listMarkets } from "../lib/db/reads/markets";
 import type { MakerWindow } from "../lib/db/reads/maker-windows";
 import { answerAdapter } from "./bare-adapters";
 import { getOffer, listOffers } from "../lib/db/reads/offers";
@@ -35,6 +36,7 @@ async function answer(db: Database, url: URL): Promise<string | undefined> {
   if (parts.length === 1) return '{"version":"v1"}';
   const page = { limit: Math.min(num(q, "limit", 50), 200), offset: num(q, "offset", 0), cursor: opt(q, "cursor") };
   if (parts[1] === "stats") return protocolStats(db);
+  if (parts[1] === "markets") return listMarkets(db);
   if (parts[1] === "offers" && parts.length === 2) {
     return listOffers(db, {
       status: (opt(q, "status") ?? "open") as OfferStatus,

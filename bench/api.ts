@@ -7,7 +7,6 @@ import { freePort, startEmbeddedPostgres } from "../platform/postgres/embedded";
 import { migrateDatabase } from "../lib/db/migrate";
 import { createDatabaseIfMissing } from "../platform/postgres/resolve";
 import { markLapsedOffers } from "../lib/db/writes/offers";
-import { advanceMakerWindows } from "../lib/db/writes/maker-windows";
 import { FILLS, generate, OFFERS, PAYMENT_MINTS } from "./api-data";
 import { startTokenStandin } from "../local/tokens/index";
 import { cpuSeconds, ensureBuild, load, loadDownloads, log, ROOT, spawnServer, startNext, type Load } from "./harness";
@@ -65,7 +64,7 @@ async function database(): Promise<{ url: string; stop: () => Promise<void> }> {
   if (meta?.offers === OFFERS && meta?.fills === FILLS && !process.env.BENCH_REGENERATE) {
     log(`reusing ${name}: ${OFFERS.toLocaleString()} offers, ${FILLS.toLocaleString()} fills`);
     await migrateDatabase(url); // newer migrations, if any
-    await upkeepJobs(url);
+    await lapseJob(url);
     return { url, stop };
   }
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
@@ -77,26 +76,19 @@ async function database(): Promise<{ url: string; stop: () => Promise<void> }> {
   const gen = postgres(url, { max: 1, onnotice: () => {} });
   await generate(gen, log);
   await gen.end();
-  await upkeepJobs(url);
+  await lapseJob(url);
   return { url, stop };
 }
 
-/**
- * What the worker does every few seconds: flag the offers that lapsed since
- * the data was made, and move the leaderboard windows' totals past the hours
- * and days that turned since (else a reused database reads the leaderboard
- * from maker_activity, as a web without its worker would).
- */
-async function upkeepJobs(url: string): Promise<void> {
+/** What the worker does every few seconds: flag the offers that lapsed since the data was made. */
+async function lapseJob(url: string): Promise<void> {
   // The store writes through the app's client (drizzle's postgres.js, which
   // passes JSON parameters through as the text they are), as the worker does.
   const db = connect(url, { max: 1 });
   let total = 0;
   for (let n = -1; n !== 0; total += n) n = await markLapsedOffers(db.$client);
-  const moved = await advanceMakerWindows(db.$client);
   await disconnect(db);
   if (total > 0) log(`lapse job flagged ${total.toLocaleString()} offers`);
-  if (moved > 0) log(`moved ${moved} leaderboard windows' totals to the current hour or day`);
 }
 
 async function samples(url: string) {

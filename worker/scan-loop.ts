@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type postgres from "postgres";
-import { advanceMakerWindows, markLapsedOffers, readCheckpoint } from "../lib/db/writes";
+import { markLapsedOffers, readCheckpoint } from "../lib/db/writes";
 import { createReportGate, isDatabaseUnreachable, sleep } from "../lib/resilience";
 import { commitBatch, fetchBatch, NotYetAvailableError, type FetchedBatch, type SignatureRef } from "./batch";
 import { settleFinality } from "./finality";
@@ -13,7 +13,7 @@ import type { ProgramRpc } from "./rpc";
 import { planSignatures } from "./signatures";
 import type { Wakeup } from "./wakeup";
 
-/** How often applied-but-unfinalized transactions are checked against the finalized chain, lapsed offers flagged, and the leaderboard windows' totals moved past a bucket boundary. */
+/** How often applied-but-unfinalized transactions are checked against the finalized chain, and lapsed offers flagged. */
 const FINALITY_INTERVAL_MS = 5_000;
 /** A backfill's progress line, by the clock rather than per batch. */
 const PROGRESS_EVERY_MS = 5_000;
@@ -111,8 +111,6 @@ export async function upkeep(context: ScannerContext, config: ScannerConfig, tim
       }
     }
     await flagLapsedOffers(write, log);
-    const moved = await write((tx) => advanceMakerWindows(tx));
-    if (moved) log.debug({ moved }, "moved the leaderboard windows' totals to a new bucket");
     timers.lastFinality = Date.now();
   }
   if (Date.now() - timers.lastReconcile >= config.reconcileIntervalMs) {

@@ -47,8 +47,7 @@ const mintMap = (column: string) =>
   `coalesce('{' || string_agg(to_json(g.payment_mint)::text || ':"' || g.${column}::text || '"', ',' order by g.payment_mint) filter (where g.${column} <> 0) || '}', '{}')::json`;
 
 /**
- * The page's statement over maker_activity, for a window whose totals are
- * not current: $1 limit, $2 offset; $3 the payment mint (or null
+ * The page's statement: $1 limit, $2 offset; $3 the payment mint (or null
  * for all); with `afterCursor`, $4 and $5 the cursor's key and maker. It
  * ranks first, on sums alone: maker_activity's buckets of the window (one
  * range of its primary key) summed per maker, ordered by the sort key
@@ -57,7 +56,7 @@ const mintMap = (column: string) =>
  * the window (a range of maker_activity_maker_idx). Text, so a test can
  * EXPLAIN it.
  */
-export function makerLeaderboardFromActivityStatement(window: MakerWindow, sort: MakerSort, afterCursor: boolean): string {
+export function makerLeaderboardStatement(window: MakerWindow, sort: MakerSort, afterCursor: boolean): string {
   const key = SORT_KEY[sort];
   const after = afterCursor ? `where (${key} < $4::numeric or (${key} = $4::numeric and r.maker > $5::text))` : "";
   const inWindow = (alias: string) => `${windowCondition(window, alias)} and ($3::text is null or ${alias}.payment_mint = $3::text)`;
@@ -85,81 +84,22 @@ export function makerLeaderboardFromActivityStatement(window: MakerWindow, sort:
         ) g
       ) m
     )
-    ${PAGE_JSON}`;
-}
-
-/** The page's JSON, its row count and its last row's keyset, over `ranked` (sort_key, maker and the rank fields). */
-const PAGE_JSON = `select coalesce(json_agg(j order by sort_key desc, maker asc), '[]')::text as items, count(*)::int as n,
+    select coalesce(json_agg(j order by sort_key desc, maker asc), '[]')::text as items, count(*)::int as n,
       (array_agg(array[sort_key::text, maker] order by sort_key asc, maker desc))[1:1] as last
     from (select r.sort_key, r.maker, ${RANK_JSON} as j from ranked r) ranked_json`;
-
-/** The totals' column of each sort, and the type its cursor key is compared as (so the comparison stays on the index). */
-const TOTALS_KEY: Record<MakerSort, { column: string; type: string }> = {
-  volume: { column: "volume", type: "numeric" },
-  fills: { column: "fills", type: "bigint" },
-  offers: { column: "offers", type: "bigint" },
-};
-
-/**
- * The page's statement over maker_window_totals (same parameters as
- * makerLeaderboardFromActivityStatement), and whether the window's totals
- * are current: their edge is where the window starts at this statement's
- * now(). When they are not, the walk does not run (a one-time filter) and
- * the caller reads maker_activity instead. A page is a walk of the sort's
- * index, in its order, from the cursor on: the rows with the cursor's key
- * and a later maker, then those with a smaller key, each one range of the
- * index. The page's makers' figures per payment mint are one range of the
- * primary key each.
- */
-export function makerLeaderboardFromTotalsStatement(window: MakerWindow, sort: MakerSort, afterCursor: boolean): string {
-  const { column, type } = TOTALS_KEY[sort];
-  // A key past bigint's range is past every count (a forged cursor would otherwise fail the cast).
-  const cursorKey = type === "bigint" ? "least($4::numeric, 9223372036854775807)::bigint" : "$4::numeric";
-  const walk = (bound: string, order: string, limit: string) => `
-      select t.maker, t.fills, t.offers, t.${column} as sort_key
-      from maker_window_totals t
-      where (select current from edge) and t.window_name = '${window}' and t.payment_mint = coalesce($3::text, '')
-        and (t.fills <> 0 or t.offers <> 0)${bound}
-      order by ${order} limit ${limit}`;
-  const inOrder = `t.${column} desc nulls last, t.maker asc`;
-  const page = afterCursor
-    ? `select * from (
-        (${walk(` and t.${column} = ${cursorKey} and t.maker > $5::text`, "t.maker asc", "$1::bigint + $2::bigint")})
-        union all
-        (${walk(` and t.${column} < ${cursorKey}`, inOrder, "$1::bigint + $2::bigint")})
-      ) u order by sort_key desc, maker asc limit $1 offset $2`
-    : walk("", inOrder, "$1 offset $2");
-  return `
-    with edge as (
-      select e.edge = maker_window_start(e.resolution, e.buckets, now()) as current
-      from maker_window_edges e where e.window_name = '${window}'
-    ),
-    page as (${page}),
-    ranked as (
-      select p.*, m.volume_by_mint, m.fees_by_mint
-      from page p cross join lateral (
-        select ${mintMap("volume")} as volume_by_mint, ${mintMap("taker_fees")} as fees_by_mint
-        from maker_window_totals g
-        where g.window_name = '${window}' and g.maker = p.maker and g.payment_mint <> '' and ($3::text is null or g.payment_mint = $3::text)
-      ) m
-    )
-    select coalesce((select current from edge), false) as current, pj.* from (${PAGE_JSON}) pj`;
 }
 
 /**
  * GET /v1/makers: the makers of the window ranked by volume (in one payment
  * mint), fills or offers created, paged by offset or by a keyset cursor.
- * Reads the window's totals, or maker_activity while the totals' edge lags
- * the window's start (the worker moves it at each bucket boundary): never
- * the fills table, and never a stale answer.
+ * Reads maker_activity only: never the fills table.
  */
 export async function listMakerLeaderboard(db: Database, q: MakerLeaderboardQuery): Promise<string> {
   const sql = db.$client;
   const after = q.cursor ? decodeRankCursor(q.cursor) : undefined;
   const params: (string | number | null)[] = [q.limit, q.offset, q.paymentMint ?? null];
   if (after) params.push(after.key, after.maker);
-  const [totals] = await sql.unsafe(makerLeaderboardFromTotalsStatement(q.window, q.sort, after !== undefined), params);
-  const [row] = totals?.current ? [totals] : await sql.unsafe(makerLeaderboardFromActivityStatement(q.window, q.sort, after !== undefined), params);
+  const [row] = await sql.unsafe(makerLeaderboardStatement(q.window, q.sort, after !== undefined), params);
   const last = row?.last?.[0] as string[] | undefined;
   const next = row && row.n === q.limit && last ? encodeRankCursor({ key: last[0]!, maker: last[1]! }) : null;
   return listBody("makers", row?.items ?? "[]", q, next);

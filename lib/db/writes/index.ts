@@ -4,4 +4,3 @@ export * from "./fills";
 export * from "./transactions";
 export * from "./chain-identity";
 export * from "./feed";
-export * from "./maker-windows";

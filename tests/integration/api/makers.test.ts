@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { recordFills, type NewFill, type NewOffer } from "../../../lib/db/writes/index";
-import { makerLeaderboardFromActivityStatement, makerLeaderboardFromTotalsStatement, MAKER_SORTS } from "../../../lib/db/reads/makers";
+import { makerLeaderboardStatement } from "../../../lib/db/reads/makers";
 import { MAKER_WINDOW_NAMES } from "../../../lib/db/reads/maker-windows";
 import { addressOf, fillFixture, offerFixture, signatureOf, USDC, USDT } from "../../helpers/fixtures";
 import { seededApi } from "../../helpers/seeded-api";
@@ -185,43 +185,12 @@ describe("the makers' aggregates", () => {
     for (const window of MAKER_WINDOW_NAMES) {
       for (const cursor of [false, true]) {
         const params = [50, 0, null, ...(cursor ? ["5", ALICE] : [])];
-        const plan = (await sql().unsafe(`explain ${makerLeaderboardFromActivityStatement(window, "fills", cursor)}`, params)).map((r) => r["QUERY PLAN"]).join("\n");
+        const plan = (await sql().unsafe(`explain ${makerLeaderboardStatement(window, "fills", cursor)}`, params)).map((r) => r["QUERY PLAN"]).join("\n");
         expect(plan, `${window}\n${plan}`).not.toMatch(/ on fills\b/);
         expect(plan, `${window}\n${plan}`).toMatch(/on maker_activity/);
         if (window !== "30d") expect(plan, `${window}\n${plan}`).toMatch(/Index (Only )?Scan using maker_activity_resolution_bucket_maker_payment_mint_pk/);
         // Only the page's makers get their figures per payment mint, each one index range (the maker's, or the all-time key's).
         expect(plan, `${window}\n${plan}`).toMatch(/Index Scan using maker_activity_(maker_idx|resolution_bucket_maker_payment_mint_pk) on maker_activity b/);
-      }
-    }
-  });
-});
-
-describe("the leaderboard's totals per window", () => {
-  it("make a page an index walk of the sort's index, never maker_activity or fills, among thousands of makers active in each window", async () => {
-    await sql()`insert into fills (signature, ix_index, offer_pda, maker, taker, token_mint, payment_mint, side, fill_amount,
-        payment_amount, fee_amount, block_time, slot)
-      select 'recent-' || i, 0, 'recent-offer', 'recent-maker-' || (i % 4000), 'taker-' || (i % 700), 'bulk-token',
-        (array['bulk-payment', 'bulk-payment-2'])[1 + i % 2], 'sell', 1, i, 0, now() - (i % 600) * interval '1 hour', 100000 + i
-      from generate_series(1, 40000) i`;
-    await sql()`select maker_window_totals_advance()`;
-    await sql()`analyze`;
-    for (const window of MAKER_WINDOW_NAMES) {
-      for (const sort of MAKER_SORTS) {
-        for (const cursor of [false, true]) {
-          const params = [50, 0, sort === "volume" ? "bulk-payment" : null, ...(cursor ? ["5", ALICE] : [])];
-          const statement = makerLeaderboardFromTotalsStatement(window, sort, cursor);
-          const plan = (await sql().unsafe(`explain ${statement}`, params)).map((r) => r["QUERY PLAN"]).join("\n");
-          const where = `${window} ${sort} ${cursor ? "after a cursor" : "first page"}\n${plan}`;
-          expect(plan, where).not.toMatch(/ on (fills|maker_activity)\b/);
-          // Nothing read whole but the four rows of the windows' edges.
-          expect(plan, where).not.toMatch(/Seq Scan on (?!maker_window_edges )/);
-          expect(plan, where).toMatch(new RegExp(`Index Scan using maker_window_totals_${sort}_idx on maker_window_totals t`));
-          // The page's makers' figures per payment mint: one range of the primary key each.
-          expect(plan, where).toMatch(/(Index Scan using|Bitmap Index Scan on) maker_window_totals_window_name_maker_payment_mint_pk\b/);
-          // And it is the totals that answer: they are current.
-          const [row] = await sql().unsafe(statement, params);
-          expect(row?.current, where).toBe(true);
-        }
       }
     }
   });

@@ -1,28 +1,18 @@
 import type postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { jsonObject } from "../../../lib/db/reads/fields";
-import {
-  MAKER_RANK_FIELDS,
-  makerLeaderboardFromActivityStatement,
-  makerLeaderboardFromTotalsStatement,
-  MAKER_SORTS,
-  type MakerSort,
-} from "../../../lib/db/reads/makers";
+import { MAKER_RANK_FIELDS, makerLeaderboardStatement, MAKER_SORTS, type MakerSort } from "../../../lib/db/reads/makers";
 import { MAKER_WINDOW_NAMES, MAKER_WINDOWS, type MakerWindow } from "../../../lib/db/reads/maker-windows";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
 import { addressOf, USDC, USDT, WSOL } from "../../helpers/fixtures";
 
-// The leaderboard's statements (lib/db/reads/makers.ts): over the windows'
-// totals (maker_window_totals, an index walk) and, while a window's totals
-// lag its start, over maker_activity (ranking on sums alone, the figures per
-// payment mint for the page's makers only). This pins that both answer byte
-// for byte what the first definition did (every maker of the window
-// aggregated in full, then ranked and cut), over a ledger of several makers
-// and payment mints with offers and fills on each window's edges (a second
-// either side of the first bucket), sums beyond 2^64, ties; after a rollback
-// deletes fills and offers and a fill moves; and across the worker's job
-// moving the windows past hour and day boundaries, with fills before and
-// after it, the totals saying they are not current while it lags.
+// The leaderboard's statement (lib/db/reads/makers.ts) ranks on sums alone
+// and builds the figures per payment mint for the page's makers only. This
+// pins that it answers byte for byte what the first definition did (every
+// maker of the window aggregated in full, then ranked and cut), over a
+// ledger of several makers and payment mints with offers and fills on each
+// window's edges (a second either side of the first bucket), sums beyond
+// 2^64, ties, and after a rollback deletes fills and offers and a fill moves.
 
 /** The window's rows as first written: whole buckets ending with the current one, the all-time row for all. */
 function referenceWindow(window: MakerWindow): string {
@@ -109,33 +99,16 @@ interface Page {
   last: string[][] | null;
 }
 
-interface Answers {
-  reference: Page[];
-  activity: Page[];
-  totals: Page[];
-  /** Per page: its window, and whether the totals said they were current for it. */
-  windows: { window: MakerWindow; current: boolean }[];
-}
-
-/**
- * The three statements' answers to every window, sort, payment mint and
- * paging, in one transaction (one now()). `before` runs first in it: the
- * worker's job at this now(), say, so an hour turning during the test
- * cannot leave the totals behind.
- */
-async function answers(before: (tx: postgres.TransactionSql) => Promise<unknown>): Promise<Answers> {
+/** Both statements' answers to every window, sort, payment mint and paging, in one transaction (one now()). */
+async function bothAnswers(): Promise<{ reference: Page[]; current: Page[] }> {
   return sql.begin(async (tx) => {
-    await before(tx);
-    const result: Answers = { reference: [], activity: [], totals: [], windows: [] };
+    const reference: Page[] = [];
+    const current: Page[] = [];
     const run = async (window: MakerWindow, sort: MakerSort, params: (string | number | null)[], cursor: boolean) => {
       const [old] = (await tx.unsafe(referenceStatement(window, sort, cursor), params)) as unknown as Page[];
-      const [activity] = (await tx.unsafe(makerLeaderboardFromActivityStatement(window, sort, cursor), params)) as unknown as Page[];
-      const [totals] = (await tx.unsafe(makerLeaderboardFromTotalsStatement(window, sort, cursor), params)) as unknown as (Page & { current: boolean })[];
-      const { current, ...page } = totals!;
-      result.reference.push(old!);
-      result.activity.push(activity!);
-      result.totals.push(page);
-      result.windows.push({ window, current });
+      const [now] = (await tx.unsafe(makerLeaderboardStatement(window, sort, cursor), params)) as unknown as Page[];
+      reference.push(old!);
+      current.push(now!);
       return old!;
     };
     for (const window of MAKER_WINDOW_NAMES) {
@@ -146,45 +119,12 @@ async function answers(before: (tx: postgres.TransactionSql) => Promise<unknown>
           await run(window, sort, [4, 3, mint], false);
           const last = first.last?.[0];
           if (last) await run(window, sort, [5, 0, mint, last[0]!, last[1]!], true);
-          if (last) await run(window, sort, [3, 2, mint, last[0]!, last[1]!], true);
         }
       }
     }
-    return result;
-  }) as Promise<Answers>;
+    return { reference, current };
+  }) as Promise<{ reference: Page[]; current: Page[] }>;
 }
-
-/** The worker's job (worker/scan-loop.ts upkeep), in the caller's transaction; resolves to the windows it moved. */
-const advance = async (tx: postgres.TransactionSql) => (await tx<{ moved: number }[]>`select maker_window_totals_advance() as moved`)[0]!.moved;
-
-/** Both statements answer what the reference does, the totals being current on every window. */
-function expectCurrentAndEqual({ reference, activity, totals, windows }: Answers): void {
-  expect(activity).toEqual(reference);
-  expect(windows.filter((w) => !w.current)).toEqual([]);
-  expect(totals).toEqual(reference);
-}
-
-/** The totals as the triggers and the job keep them, and as a rebuild from maker_activity makes them (rolled back). */
-async function keptAndRebuiltTotals(): Promise<{ kept: unknown[]; rebuilt: unknown[] }> {
-  const rows = (tx: postgres.TransactionSql) => tx`
-    select window_name, maker, payment_mint, fills, offers, volume::text, taker_fees::text from maker_window_totals
-    where fills <> 0 or offers <> 0 or volume <> 0 or taker_fees <> 0 order by 1, 2, 3`;
-  const result: { kept: unknown[]; rebuilt: unknown[] } = { kept: [], rebuilt: [] };
-  await sql
-    .begin(async (tx) => {
-      await advance(tx);
-      result.kept = [...(await rows(tx))];
-      await tx`select rebuild_maker_window_totals(now())`;
-      result.rebuilt = [...(await rows(tx))];
-      throw new RollBack();
-    })
-    .catch((e: unknown) => {
-      if (!(e instanceof RollBack)) throw e;
-    });
-  return result;
-}
-
-class RollBack extends Error {}
 
 beforeAll(async () => {
   database = await createTestDatabase();
@@ -196,69 +136,19 @@ afterAll(async () => {
   await database?.drop();
 });
 
-describe("the makers' leaderboard statements", () => {
-  it("answer what the reference definition answers, on every window, sort, payment mint and page", async () => {
-    const result = await answers(advance);
-    expect(result.reference.filter((p) => p.n > 0).length).toBeGreaterThan(result.reference.length / 2);
-    expectCurrentAndEqual(result);
+describe("the makers' leaderboard statement", () => {
+  it("answers what the reference definition answers, on every window, sort, payment mint and page", async () => {
+    const { reference, current } = await bothAnswers();
+    expect(reference.filter((p) => p.n > 0).length).toBeGreaterThan(reference.length / 2);
+    expect(current).toEqual(reference);
   });
 
-  it("keep each window's bucket length and count as maker-windows.ts has them", async () => {
-    const rows = await sql<{ window_name: string; resolution: number; buckets: number }[]>`
-      select window_name, resolution, buckets from maker_window_edges`;
-    const edges = Object.fromEntries(rows.map((r) => [r.window_name, { resolution: r.resolution, buckets: r.buckets }]));
-    expect(edges).toEqual(MAKER_WINDOWS);
-  });
-
-  it("still do after a rollback deletes fills and offers and a fill moves in time, the totals equal to a rebuild", async () => {
+  it("still does after a rollback deletes fills and offers and a fill moves in time", async () => {
     await sql`delete from fills where slot % 7 = 0`;
     await sql`delete from offers o where o.pda like 'board-offer-%' and o.nonce % 11 = 0 and not exists (select 1 from fills f where f.offer_pda = o.pda)`;
     await sql`delete from fills where signature like 'board-edge-fill-%' and offer_pda like '%-0'`;
     await sql`update fills set block_time = block_time - interval '1 hour' where slot % 13 = 0`;
-    expectCurrentAndEqual(await answers(advance));
-    const { kept, rebuilt } = await keptAndRebuiltTotals();
-    expect(kept.length).toBeGreaterThan(0);
-    expect(kept).toEqual(rebuilt);
-  });
-
-  it("say the totals are not current while the job lags a boundary, and agree again once it has run, with fills before and after it", async () => {
-    // The job last ran a day and an hour ago: every window but all has crossed a boundary since; only all's totals are read.
-    const lagging = await answers((tx) => tx`select rebuild_maker_window_totals(now() - interval '1 day 1 hour')`);
-    expect(lagging.activity).toEqual(lagging.reference);
-    expect(lagging.windows.every((w) => w.current === (w.window === "all"))).toBe(true);
-    lagging.totals.forEach((page, i) => {
-      if (lagging.windows[i]!.current) expect(page).toEqual(lagging.reference[i]);
-      else expect(page).toEqual({ items: "[]", n: 0, last: null });
-    });
-
-    // Left lagging while offers and fills come: in the hours and days the move will take out, and in the current hour.
-    await sql`select rebuild_maker_window_totals(now() - interval '1 day 1 hour')`;
-    await sql`
-      insert into offers (pda, maker, token_mint, payment_mint, side, nonce, original_size, remaining_size, price_per_token, price_scale,
-        min_fill, created_at, expires_at, last_slot)
-      select 'board-late-' || i, (${MAKERS}::text[])[1 + i % 12], 'board-token', (${MINTS}::text[])[1 + i % 3], 'sell', 5000 + i,
-        50 + i, 50 + i, 1, 0, 1, now() - i * interval '47 minutes', now() + interval '30 days', 3000 + i
-      from generate_series(0, 40) i`;
-    await sql`
-      insert into fills (signature, ix_index, offer_pda, maker, taker, token_mint, payment_mint, side, fill_amount, payment_amount,
-        fee_amount, block_time, slot)
-      select 'board-late-fill-' || o.nonce, 0, o.pda, o.maker, 'board-taker', o.token_mint, o.payment_mint, o.side, 2, 77 + o.nonce, 2,
-        o.created_at, 12000 + o.nonce
-      from offers o where o.pda like 'board-late-%'`;
-    const moved: number[] = [];
-    expectCurrentAndEqual(await answers(async (tx) => moved.push(await advance(tx), await advance(tx))));
-    expect(moved).toEqual([3, 0]); // 24h, 7d and 30d moved once; a second run finds nothing to do
-
-    // After the move: more fills (today, yesterday, the day before), and one rolled back.
-    await sql`
-      insert into fills (signature, ix_index, offer_pda, maker, taker, token_mint, payment_mint, side, fill_amount, payment_amount,
-        fee_amount, block_time, slot)
-      select 'board-after-fill-' || o.nonce, 0, o.pda, o.maker, 'board-taker', o.token_mint, o.payment_mint, o.side, 1, 5, 1,
-        greatest(o.created_at, now() - o.nonce % 3 * interval '1 day'), 15000 + o.nonce
-      from offers o where o.pda like 'board-late-%'`;
-    await sql`delete from fills where signature = 'board-after-fill-5001'`;
-    expectCurrentAndEqual(await answers(advance));
-    const { kept, rebuilt } = await keptAndRebuiltTotals();
-    expect(kept).toEqual(rebuilt);
+    const { reference, current } = await bothAnswers();
+    expect(current).toEqual(reference);
   });
 });

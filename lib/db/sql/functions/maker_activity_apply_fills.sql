@@ -1,18 +1,15 @@
 -- The function maker_activity_apply_fills, as PostgreSQL runs it today: the definition the
--- migrations leave (last set in drizzle/0013_maker_window_totals.sql).
--- Editing this file changes no database. A change is a new migration (`npm
--- run db:generate -- --custom --name <what>` adds an empty one to drizzle/
--- and its entry to drizzle/meta/_journal.json) that replaces it (CREATE OR
--- REPLACE FUNCTION; DROP FUNCTION first when its arguments or result change),
--- and this file updated to match:
--- tests/integration/db/sql-definitions.test.ts fails while the two differ.
+-- migrations leave (last set in drizzle/0009_maker_activity.sql). Editing
+-- this file changes no database. A change is a new migration (`npm run
+-- db:generate -- --custom --name <what>` adds an empty one to drizzle/ and its
+-- entry to drizzle/meta/_journal.json) that replaces it (CREATE OR REPLACE
+-- FUNCTION; DROP FUNCTION first when its arguments or result change), and
+-- this file updated to match: tests/integration/db/sql-definitions.test.ts
+-- fails while the two differ.
 
 -- Moves maker_activity by `delta` times the fills of `changed`, in each of
 -- their buckets (hour, UTC day, all time), grouped: each row is updated once
--- per statement (see offer_counts_apply_rows); and the windows' totals whose
--- edge the fills' buckets are at or past, per payment mint and over all of
--- them, one row each. The shared lock keeps the edges still until the
--- transaction ends (maker_window_totals_advance takes it exclusively).
+-- per statement (see offer_counts_apply_rows).
 CREATE OR REPLACE FUNCTION maker_activity_apply_fills(changed fills[], delta integer) RETURNS void
 LANGUAGE plpgsql AS $$
 BEGIN
@@ -26,13 +23,4 @@ BEGIN
     volume = a.volume + EXCLUDED.volume,
     taker_fees = a.taker_fees + EXCLUDED.taker_fees,
     filled_size = a.filled_size + EXCLUDED.filled_size;
-  PERFORM pg_advisory_xact_lock_shared(hashtext('maker_window_totals'), 0);
-  INSERT INTO maker_window_totals AS t (window_name, maker, payment_mint, fills, volume, taker_fees)
-  SELECT w.window_name, f.maker, coalesce(f.payment_mint, ''), delta * count(*), delta * sum(f.payment_amount), delta * sum(f.fee_amount)
-  FROM unnest(changed) f JOIN maker_window_edges w ON maker_activity_bucket(w.resolution, f.block_time) >= w.edge
-  GROUP BY GROUPING SETS ((w.window_name, f.maker, f.payment_mint), (w.window_name, f.maker))
-  ON CONFLICT (window_name, maker, payment_mint) DO UPDATE SET
-    fills = t.fills + EXCLUDED.fills,
-    volume = t.volume + EXCLUDED.volume,
-    taker_fees = t.taker_fees + EXCLUDED.taker_fees;
 END $$;

@@ -1,15 +1,14 @@
 -- The function maker_activity_apply_offers, as PostgreSQL runs it today: the definition the
--- migrations leave (last set in drizzle/0013_maker_window_totals.sql).
--- Editing this file changes no database. A change is a new migration (`npm
--- run db:generate -- --custom --name <what>` adds an empty one to drizzle/
--- and its entry to drizzle/meta/_journal.json) that replaces it (CREATE OR
--- REPLACE FUNCTION; DROP FUNCTION first when its arguments or result change),
--- and this file updated to match:
--- tests/integration/db/sql-definitions.test.ts fails while the two differ.
+-- migrations leave (last set in drizzle/0009_maker_activity.sql). Editing
+-- this file changes no database. A change is a new migration (`npm run
+-- db:generate -- --custom --name <what>` adds an empty one to drizzle/ and its
+-- entry to drizzle/meta/_journal.json) that replaces it (CREATE OR REPLACE
+-- FUNCTION; DROP FUNCTION first when its arguments or result change), and
+-- this file updated to match: tests/integration/db/sql-definitions.test.ts
+-- fails while the two differ.
 
 -- Moves maker_activity by `delta` times the offers of `changed`, counted in
--- the buckets of their creation (hour, UTC day, all time), grouped; and the
--- windows' totals, as maker_activity_apply_fills does.
+-- the buckets of their creation (hour, UTC day, all time), grouped.
 CREATE OR REPLACE FUNCTION maker_activity_apply_offers(changed offers[], delta integer) RETURNS void
 LANGUAGE plpgsql AS $$
 BEGIN
@@ -21,11 +20,4 @@ BEGIN
   ON CONFLICT (resolution, bucket, maker, payment_mint) DO UPDATE SET
     offers = a.offers + EXCLUDED.offers,
     offered_size = a.offered_size + EXCLUDED.offered_size;
-  PERFORM pg_advisory_xact_lock_shared(hashtext('maker_window_totals'), 0);
-  INSERT INTO maker_window_totals AS t (window_name, maker, payment_mint, offers)
-  SELECT w.window_name, o.maker, coalesce(o.payment_mint, ''), delta * count(*)
-  FROM unnest(changed) o JOIN maker_window_edges w ON maker_activity_bucket(w.resolution, o.created_at) >= w.edge
-  GROUP BY GROUPING SETS ((w.window_name, o.maker, o.payment_mint), (w.window_name, o.maker))
-  ON CONFLICT (window_name, maker, payment_mint) DO UPDATE SET
-    offers = t.offers + EXCLUDED.offers;
 END $$;

@@ -1,15 +1,14 @@
 -- The function rebuild_maker_activity, as PostgreSQL runs it today: the definition the
--- migrations leave (last set in drizzle/0013_maker_window_totals.sql).
--- Editing this file changes no database. A change is a new migration (`npm
--- run db:generate -- --custom --name <what>` adds an empty one to drizzle/
--- and its entry to drizzle/meta/_journal.json) that replaces it (CREATE OR
--- REPLACE FUNCTION; DROP FUNCTION first when its arguments or result change),
--- and this file updated to match:
--- tests/integration/db/sql-definitions.test.ts fails while the two differ.
+-- migrations leave (last set in drizzle/0009_maker_activity.sql). Editing
+-- this file changes no database. A change is a new migration (`npm run
+-- db:generate -- --custom --name <what>` adds an empty one to drizzle/ and its
+-- entry to drizzle/meta/_journal.json) that replaces it (CREATE OR REPLACE
+-- FUNCTION; DROP FUNCTION first when its arguments or result change), and
+-- this file updated to match: tests/integration/db/sql-definitions.test.ts
+-- fails while the two differ.
 
--- Recomputes maker_activity, offer_first_fills and the windows' totals from
--- the rows, set-based (called by rebuild_aggregates, and once by the
--- migration that made them).
+-- Recomputes maker_activity and offer_first_fills from the rows, set-based
+-- (called by rebuild_aggregates, and once by the migration that made them).
 CREATE OR REPLACE FUNCTION rebuild_maker_activity() RETURNS void
 LANGUAGE plpgsql AS $$
 BEGIN
@@ -35,5 +34,4 @@ BEGIN
     greatest(0, floor(extract(epoch FROM min(f.block_time) - o.created_at)))::bigint
   FROM fills f JOIN offers o ON o.pda = f.offer_pda
   GROUP BY f.offer_pda, o.maker, o.created_at;
-  PERFORM rebuild_maker_window_totals(now());
 END $$;

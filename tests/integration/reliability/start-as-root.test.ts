@@ -1,6 +1,6 @@
 import { execFileSync, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { chmodSync, mkdtempSync, readlinkSync, rmSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, readlinkSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -64,6 +64,8 @@ describe.skipIf(!asRoot)("npm start as root from a 0700 directory", () => {
     }
     expect(output).toMatch(/"msg":"stopping"/);
     expect(output).toMatch(/"service":"worker".*"msg":"stopped"/);
+    // Stopped, not killed: the next start must not warn of a start "killed without stopping".
+    expect(existsSync(path.join(clone, ".data/start.json"))).toBe(false);
     const left = execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).split("\n").filter((l) => l.includes(clone) || l.includes("offer-book-pg-binaries"));
     expect(left).toEqual([]);
   }, 80_000);

@@ -6,7 +6,7 @@ import { decodeOfferCursor, encodeOfferCursor } from "./cursor";
 import { csvLines } from "./csv";
 import { columnsOf, field, jsonObject, projection } from "./fields";
 import { and, listBody, type PageParams } from "./page";
-import { openOffer } from "./open-offer";
+import { lapsedUnflagged, openOffer } from "./open-offer";
 
 const o = columnsOf(offers, "o");
 
@@ -77,8 +77,7 @@ function statusBranches(sql: postgres.Sql, status: OfferStatus): Fragment[] {
         sql`state = 'active' and lapsed`,
         // Few rows, found through offers_lapse_due_idx; as an array (which the
         // planner takes for a handful) so no plan walks the open offers for them.
-        sql`state = 'active' and not lapsed and expires_at <= now() and pda = any(array(
-          select pda from offers where state = 'active' and not lapsed and expires_at <= now()))`,
+        sql.unsafe(`${lapsedUnflagged("o")} and o.pda = any(array(select x.pda from offers x where ${lapsedUnflagged("x")}))`),
       ];
   }
 }

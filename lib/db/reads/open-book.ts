@@ -1,3 +1,5 @@
+import { lapsedUnflagged, openCandidate } from "./open-offer";
+
 /**
  * Every pair's open book in sum, one row per pair and side with an open
  * offer: `offers` (how many) and `value` (the sum of remaining_size * price,
@@ -18,9 +20,8 @@ export const OPEN_BOOK_SIDES = `(select b.token_mint, b.payment_mint, b.side,
       b.offers - coalesce(d.offers, 0) as offers, b.value - coalesce(d.value, 0) as value
     from open_book b left join (
       select x.token_mint, x.payment_mint, x.side, count(*) as offers, sum(x.remaining_size * x.price) as value from offers x
-      where x.state = 'active' and not x.lapsed and x.expires_at <= now()
-        and x.expires_at >= (select min(m.expires_at) from offers m where m.state = 'active' and not m.lapsed)
+      where ${lapsedUnflagged("x")}
+        and x.expires_at >= (select min(m.expires_at) from offers m where ${openCandidate("m")})
       group by x.token_mint, x.payment_mint, x.side
     ) d on d.token_mint = b.token_mint and d.payment_mint = b.payment_mint and d.side = b.side
     where b.offers - coalesce(d.offers, 0) > 0)`;
-

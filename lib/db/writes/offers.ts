@@ -36,17 +36,24 @@ export const OFFER_INSERT = recordsetColumns(offers, [
 export type NewOffer = ColumnValues<typeof offers, (typeof OFFER_INSERT.keys)[number]>;
 
 /**
- * Records offers in one statement; a second
- * write of the same pda, in this call or an earlier one, changes nothing.
- * Resolves to the inserted pdas.
+ * Records offers in one statement; a second write of the same pda, in this
+ * call (the first counts) or an earlier one, changes nothing, but for one
+ * thing: a row read from its account ahead of the scan (the reconcile job
+ * reads accounts at the newest slot) has no creating transaction, and takes
+ * the one create_offer gives when the scan reaches it, so that a rollback of
+ * that transaction still removes the offer. Resolves to the pdas inserted or
+ * given their creating transaction.
  */
 export function insertOffers(sql: Writer, rows: readonly NewOffer[]): Pending<{ pda: string }[]> {
-  const records = rows.map((o) => OFFER_INSERT.row({ ...o, state: o.state ?? "active" }));
+  const firsts = new Map<string, NewOffer>();
+  for (const o of rows) if (!firsts.has(o.pda)) firsts.set(o.pda, o);
+  const records = [...firsts.values()].map((o) => OFFER_INSERT.row({ ...o, state: o.state ?? "active" }));
   return sql<{ pda: string }[]>`
     insert into offers (${sql.unsafe(OFFER_INSERT.names)})
     select ${sql.unsafe(OFFER_INSERT.names)}
     from json_to_recordset(${recordset(records)}::json) as r(${sql.unsafe(OFFER_INSERT.definition)})
-    on conflict (pda) do nothing
+    on conflict (pda) do update set created_signature = excluded.created_signature, created_slot = excluded.created_slot
+      where offers.created_signature is null and excluded.created_signature is not null
     returning pda`;
 }
 

@@ -50,6 +50,18 @@ describe("the store under replays and rollbacks", () => {
     expect((await recordFill(sql(), fillFixture("ghost", addressOf("no-offer"))))[0]!.outcome).toBe("offer_missing");
   });
 
+  it("gives an offer read from its account ahead of the scan its creating transaction when the scan reaches it, and nothing else", async () => {
+    const created = offerFixture("ahead-of-scan", { originalSize: 100n, remainingSize: 100n, lastSlot: 700n });
+    await insertOffer(sql(), { ...created, createdSignature: null, createdSlot: null, remainingSize: 60n, accountSlot: 900n, lastSlot: 900n });
+    const statsBefore = await statsRow();
+    expect((await insertOffer(sql(), created)).map((r) => r.pda)).toEqual([created.pda]);
+    const [row] = await sql()`select created_signature, created_slot::text, remaining_size::text, last_slot::text from offers where pda = ${created.pda}`;
+    expect(row).toEqual({ created_signature: created.createdSignature, created_slot: String(created.createdSlot), remaining_size: "60", last_slot: "900" });
+    expect(await statsRow()).toEqual(statsBefore);
+    // Once it has one, a replay changes nothing.
+    expect(await insertOffer(sql(), { ...created, createdSignature: signatureOf("another") })).toEqual([]);
+  });
+
   it("does not lower an account snapshot again by fills at or before its slot", async () => {
     const offer = offerFixture("snapshot", { originalSize: 100n, remainingSize: 100n });
     await insertOffer(sql(), offer);

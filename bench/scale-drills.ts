@@ -1,4 +1,5 @@
 import postgres from "postgres";
+import { leaderKillDrill } from "../scripts/scale/leader-kill";
 import type { ScaleStack } from "../scripts/scale/topology";
 import { proxyCache } from "./scale-cache";
 import { pooling } from "./scale-pooling";
@@ -57,29 +58,18 @@ async function replicaKilled(stack: ScaleStack, print: Print): Promise<void> {
   print(`  replica restarted: both web processes reading it again after ${back === null ? "never (20 s)" : ms(back)}`);
 }
 
-async function leader(stack: ScaleStack): Promise<number> {
-  for (;;) {
-    for (let i = 0; i < 2; i++) {
-      const role = await fetch(`${stack.workerHealthUrls[i]}/health`).then((r) => r.json() as Promise<{ role: string }>, () => ({ role: "down" }));
-      if (role.role === "leader") return i;
-    }
-    await sleep(200);
-  }
-}
-
-/** The leader worker SIGKILLed under load: the standby takes over and writes. */
+/** The leader worker SIGKILLed under load: the standby's takeover, then its index against a clean run's (scripts/scale/leader-kill.ts). */
 async function leaderKilled(stack: ScaleStack, print: Print): Promise<void> {
-  const i = await leader(stack);
-  const before = await newestFeedId(stack.primaryUrl);
-  stack.workers[i]!.kill("SIGKILL");
-  const killedAt = Date.now();
-  const took = await waitUntil(async () => {
-    const role = (await (await fetch(`${stack.workerHealthUrls[1 - i]}/health`)).json()) as { role: string };
-    return role.role === "leader" && (await newestFeedId(stack.primaryUrl)) > before;
-  }, 30_000, 100);
-  print(`leader worker SIGKILLed: the standby led and wrote after ${took === null ? "never (30 s)" : ms(took)} — ${verdict(took !== null && took <= 10_000)} (target ≤ 10 s; the tables' equality to a clean run is checked by the worker suites, not here)`);
-  stack.startWorker(i);
-  void killedAt;
+  const drill = await leaderKillDrill(stack);
+  try {
+    const took = drill.takeoverMs;
+    const { comparison } = drill;
+    print(`leader worker SIGKILLed with ${drill.burst} transactions appended (${drill.appliedBeforeKill} applied before the kill): the standby led and wrote after ${took === null ? "never (30 s)" : ms(took)} — ${verdict(took !== null && took <= 10_000)} (target ≤ 10 s)`);
+    print(`  its index against a clean run's at the same ${drill.transactions} transactions: ${comparison.tables} tables, ${comparison.rows} rows, ${comparison.fills} fill events, ${comparison.differences.length} difference(s) — ${verdict(comparison.equal)} (target: equal, nothing lost or counted twice)`);
+    for (const difference of comparison.differences.slice(0, 5)) print(`    ${difference}`);
+  } finally {
+    await drill.finish();
+  }
 }
 
 /** PgBouncer restarted, Redis stopped: reads through the web processes meanwhile. */

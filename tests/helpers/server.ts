@@ -48,12 +48,26 @@ export async function startWebServer(env: Record<string, string>): Promise<WebSe
   child.stderr?.on("data", (d) => (output += d));
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitUntilServing(baseUrl, child, () => output);
+  return {
+    ...jsonClient(baseUrl),
+    pid: child.pid!,
+    output: () => output,
+    async stop() {
+      if (child.exitCode !== null) return;
+      const exited = new Promise((r) => child.once("exit", r));
+      child.kill("SIGTERM");
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
+      if (child.exitCode === null) child.kill("SIGKILL");
+    },
+  };
+}
+
+/** GET and GET-and-parse on a web server already running at `baseUrl` (a WebServer's own, or one of the scale topology's). */
+export function jsonClient(baseUrl: string): Pick<WebServer, "baseUrl" | "get" | "json"> {
   const get = (p: string, init?: RequestInit) => fetch(`${baseUrl}${p}`, init);
   return {
     baseUrl,
-    pid: child.pid!,
     get,
-    output: () => output,
     async json(p, init) {
       const response = await get(p, init);
       const text = await response.text();
@@ -65,13 +79,6 @@ export async function startWebServer(env: Record<string, string>): Promise<WebSe
       }
       if ((init?.method ?? "GET") === "GET") checkContract(p, response.status, body);
       return { status: response.status, headers: response.headers, body: body as any };
-    },
-    async stop() {
-      if (child.exitCode !== null) return;
-      const exited = new Promise((r) => child.once("exit", r));
-      child.kill("SIGTERM");
-      await Promise.race([exited, new Promise((r) => setTimeout(r, 5000))]);
-      if (child.exitCode === null) child.kill("SIGKILL");
     },
   };
 }

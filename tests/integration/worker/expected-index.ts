@@ -10,7 +10,7 @@ const FEE_BPS = 20n;
 const FEE_DENOMINATOR = 10_000n;
 const iso = (unixSeconds: number | bigint) => new Date(Number(unixSeconds) * 1000).toISOString();
 
-async function all(server: WebServer, path: string, key: "offers" | "fills"): Promise<any[]> {
+async function all(server: Pick<WebServer, "json">, path: string, key: "offers" | "fills"): Promise<any[]> {
   const rows: any[] = [];
   let cursor: string | null = null;
   do {
@@ -29,7 +29,7 @@ function status(state: string, expiresAt: bigint, nowSeconds: number): string {
 }
 
 /** Compares every offer, every fill, every maker's stats and the protocol stats. */
-export async function expectIndexMatchesLedger(server: WebServer, cluster: LocalCluster): Promise<{ offers: number; fills: number }> {
+export async function expectIndexMatchesLedger(server: Pick<WebServer, "json">, cluster: LocalCluster): Promise<{ offers: number; fills: number }> {
   const expected = cluster.expectedState();
   const now = Date.now() / 1000;
 

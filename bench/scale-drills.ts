@@ -65,7 +65,7 @@ async function leaderKilled(stack: ScaleStack, print: Print): Promise<void> {
     const took = drill.takeoverMs;
     const { comparison } = drill;
     print(`leader worker SIGKILLed with ${drill.burst} transactions appended (${drill.appliedBeforeKill} applied before the kill): the standby led and wrote after ${took === null ? "never (30 s)" : ms(took)} — ${verdict(took !== null && took <= 10_000)} (target ≤ 10 s)`);
-    print(`  its index against a clean run's at the same ${drill.transactions} transactions: ${comparison.tables} tables, ${comparison.rows} rows, ${comparison.fills} fill events, ${comparison.differences.length} difference(s) — ${verdict(comparison.equal)} (target: equal, nothing lost or counted twice)`);
+    print(`  its index against a clean run's at the same ${drill.transactions} transactions: ${comparison.tables} tables (${comparison.rows} rows) and the feed, ${comparison.fills} fill events, ${comparison.differences.length} difference(s) — ${verdict(comparison.equal)} (target: equal, nothing lost or counted twice)`);
     for (const difference of comparison.differences.slice(0, 5)) print(`    ${difference}`);
   } finally {
     await drill.finish();

@@ -70,15 +70,17 @@ export interface LeaderKill {
 /** Runs the drill; call `finish()` on its result (after any further look at the clean run's database). */
 export async function leaderKillDrill(stack: ScaleStack, options: { burst?: number; log?: (line: string) => void } = {}): Promise<LeaderKill> {
   const log = options.log ?? (() => {});
-  const burstSize = options.burst ?? 200;
+  const burstSize = options.burst ?? 1200;
   const killed = await leadingWorker(stack);
   const survivor = 1 - killed;
-  const before = await scanned(stack.primaryUrl);
-  // Under load: a burst in blocks of 50 on top of the chain's own traffic, the leader woken for it, then killed.
+  // Under load: a burst of more than two batches (SCAN_BATCH_SIZE 500) in blocks of 50, on top of the
+  // chain's own traffic; the leader killed once it has committed some of it, with the next batch in hand.
+  const burstFrom = stack.cluster.ledger.transactions.length;
   for (let left = burstSize; left > 0; left -= 50) stack.cluster.append(undefined, Math.min(50, left));
+  await waitFor("the leader applying the burst", async () => (await scanned(stack.primaryUrl)) > burstFrom, 60_000).catch(() => {});
   stack.workers[killed]!.kill("SIGKILL");
   const killedAt = performance.now();
-  const appliedBeforeKill = (await scanned(stack.primaryUrl)) - before;
+  const appliedBeforeKill = Math.max(0, (await scanned(stack.primaryUrl)) - burstFrom);
   const feedAtKill = await newestFeedId(stack.primaryUrl);
   let takeoverMs: number | null = null;
   await waitFor("the standby leading and writing", async () => {

@@ -89,7 +89,11 @@ export async function leaderKillDrill(stack: ScaleStack, options: { burst?: numb
     return true;
   }, 30_000).catch(() => {});
 
-  const resume = await freezeChain(stack);
+  const resume = await freezeChain(stack).catch((error: Error) => {
+    stack.cluster.resume();
+    stack.startWorker(killed);
+    throw error;
+  });
   const transactions = stack.cluster.ledger.transactions.length;
   const cleanName = `explorer_clean_${Date.now()}`;
   const adminUrl = stack.primaryUrl.replace(/\/explorer$/, "/postgres");

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { PROBE_NAMES, scaleDrills, type ProbeName } from "./scale-drills";
 import { startScaleStack } from "../scripts/scale/topology";
+import { exitWithOneLine } from "../platform/startup-error";
 
 // npm run bench:scale: the scale topology (npm run stack:scale) measured
 // against issue 20's targets, each figure printed beside its target as met or
@@ -30,7 +31,7 @@ const stack = await startScaleStack({
   log: (line) => {
     if (process.env.BENCH_VERBOSE === "1" || /(replica|leader|standby)/.test(line)) console.log(`  · ${line.slice(0, 200)}`);
   },
-});
+}).catch((error: unknown) => exitWithOneLine("bench:scale", error));
 const stopAll = async () => {
   await stack.stop();
 };

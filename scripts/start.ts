@@ -1,5 +1,3 @@
-import { spawn } from "node:child_process";
-import { existsSync } from "node:fs";
 import path from "node:path";
 import { dataDir } from "../platform/data-dir";
 import { numberSetting } from "../platform/number-setting";
@@ -13,6 +11,7 @@ import { createLogger } from "../platform/log";
 import { requireFreePort, waitForFreePort } from "../platform/ports";
 import { StartupError, exitWithOneLine, oneLine } from "../platform/startup-error";
 import { EXIT_REFUSED } from "../worker/chain-guard";
+import { buildOnce } from "./next-build";
 import { takeCheckoutLock, type CheckoutLock } from "./start/checkout-lock";
 import { Supervisor, type PartSpec } from "./start/supervisor";
 
@@ -33,7 +32,6 @@ try {
 }
 const log = createLogger("start");
 const ROOT = path.resolve(import.meta.dirname, "..");
-const NEXT_BIN = path.join(ROOT, "node_modules/next/dist/bin/next");
 const DATA_DIR = dataDir();
 const cleanups: (() => Promise<unknown>)[] = [];
 const supervisor = new Supervisor(log, (line) => void shutdown(1, line));
@@ -97,16 +95,6 @@ function webPart(shared: Record<string, string>, port: number): PartSpec {
 function workerPart(shared: Record<string, string>): PartSpec {
   // 2: missing or invalid configuration; 3: the database indexes another chain (worker/chain-guard.ts).
   return { name: "worker", args: ["scripts/worker.mjs"], env: shared, cwd: ROOT, finalExitCodes: [2, EXIT_REFUSED] };
-}
-
-async function buildOnce(shared: Record<string, string>): Promise<void> {
-  if (existsSync(path.join(ROOT, ".next/BUILD_ID"))) return;
-  log.info("no build yet: building the app once");
-  const code = await new Promise<number | null>((resolve) => {
-    const build = spawn(process.execPath, [NEXT_BIN, "build"], { cwd: ROOT, stdio: "inherit", env: { ...process.env, ...shared } });
-    build.on("exit", (exitCode) => resolve(exitCode));
-  });
-  if (code !== 0) throw new StartupError(`next build failed (exit code ${code})`, "fix the error it printed above, then npm start again");
 }
 
 /** Logs once the web answers, so a person knows when to open the URL. */
@@ -197,7 +185,7 @@ async function main(): Promise<void> {
     }
   }
 
-  await buildOnce(shared);
+  await buildOnce(shared, (line) => log.info(line), "npm start");
   // Checked again: the build took a while, and something may have taken the port meanwhile.
   await requireFreePort(config.PORT, "PORT", "the web server");
   supervisor.start(workerPart(shared));

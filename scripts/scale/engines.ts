@@ -86,11 +86,18 @@ export function freePort(): Promise<number> {
   });
 }
 
-/** Resolves once `probe` does, polling; rejects with `what` after `ms`. */
-export async function waitFor(what: string, probe: () => Promise<boolean>, ms = 30_000): Promise<void> {
+/**
+ * Resolves once `probe` does, polling; rejects with `what` after `ms`, or at
+ * once when `child` (the process that should answer) exits first, with the
+ * last line it printed, which names the cause (e.g. no production build).
+ */
+export async function waitFor(what: string, probe: () => Promise<boolean>, ms = 30_000, child?: ChildProcess): Promise<void> {
   const deadline = Date.now() + ms;
   for (;;) {
     if (await probe().catch(() => false)) return;
+    if (child && (child.exitCode !== null || child.signalCode !== null)) {
+      throw new Error(`${what} exited (${child.exitCode ?? child.signalCode}) before it answered: ${lastLines.get(child) ?? "it printed nothing"}`);
+    }
     if (Date.now() > deadline) throw new Error(`${what} did not come up in ${ms / 1000} s`);
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -104,6 +111,9 @@ export function httpOk(url: string): () => Promise<boolean> {
   };
 }
 
+/** Each child's last line of output, for the error when it exits early. */
+const lastLines = new WeakMap<ChildProcess, string>();
+
 /** A child process that ends when it does; its output goes to `log` line by line. */
 export function startChild(command: string, args: string[], env: NodeJS.ProcessEnv, log: (line: string) => void): ChildProcess {
   const child = spawn(command, args, { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"] });
@@ -112,7 +122,11 @@ export function startChild(command: string, args: string[], env: NodeJS.ProcessE
     stream?.on("data", (chunk: Buffer) => {
       const lines = (rest + chunk.toString()).split("\n");
       rest = lines.pop() ?? "";
-      for (const line of lines) if (line.trim()) log(line);
+      for (const line of lines) {
+        if (!line.trim()) continue;
+        lastLines.set(child, line);
+        log(line);
+      }
     });
   }
   return child;

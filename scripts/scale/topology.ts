@@ -17,6 +17,7 @@ import {
   tcpOpen,
   waitFor,
 } from "./engines";
+import { buildOnce } from "../next-build";
 
 /**
  * The scale topology (docs/scale.md): a PostgreSQL primary and a streaming
@@ -66,6 +67,7 @@ export interface ScaleStack {
 export async function startScaleStack(options: ScaleOptions): Promise<ScaleStack> {
   const bin = findEngines();
   const { dir, log } = options;
+  await buildOnce({}, log, "start the topology");
   rmSync(dir, { recursive: true, force: true });
   const conf = path.join(dir, "conf");
   const logs = path.join(dir, "log");
@@ -186,7 +188,7 @@ export async function startScaleStack(options: ScaleOptions): Promise<ScaleStack
     });
     const startWeb = async (i: number) => {
       webs[i] = startChild(process.execPath, ["scripts/web.mjs"], webEnv(webPorts[i]!), (l) => log(`web${i + 1}: ${l}`));
-      await waitFor(`web process ${i + 1}`, httpOk(`http://127.0.0.1:${webPorts[i]}/v1`), 60_000);
+      await waitFor(`web process ${i + 1}`, httpOk(`http://127.0.0.1:${webPorts[i]}/v1`), 60_000, webs[i]);
     };
     await Promise.all([startWeb(0), startWeb(1)]);
     cleanups.push(() => Promise.all(webs.map((w) => stopChild(w))));
@@ -195,7 +197,7 @@ export async function startScaleStack(options: ScaleOptions): Promise<ScaleStack
       const child = startChild(process.execPath, ["scripts/web.mjs"], { ...webEnv(port), ...env }, (l) => log(`web:${port}: ${l}`));
       cleanups.push(() => stopChild(child));
       const url = `http://127.0.0.1:${port}`;
-      await waitFor(`web process on ${port}`, httpOk(`${url}/v1`), 60_000);
+      await waitFor(`web process on ${port}`, httpOk(`${url}/v1`), 60_000, child);
       return { url, stop: () => stopChild(child) };
     };
     log(`web processes on ${webPorts.join(", ")}`);

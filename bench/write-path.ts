@@ -47,6 +47,7 @@ const DIGESTS: Record<string, string> = {
   scanned: "select signature, slot, failed, offer_pdas, finalized from scanned_transactions order by signature",
   bounds: "select * from fill_slot_bounds order by minute",
   stats: "select (select row(p.*)::text from protocol_stats p), (select string_agg(row(m.*)::text, ',' order by maker) from maker_stats m), (select string_agg(row(v.*)::text, ',' order by maker, side, token_mint) from maker_volume v), (select string_agg(row(s.*)::text, ',' order by payment_mint) from protocol_mint_stats s)",
+  book: "select * from open_book order by token_mint, payment_mint, side",
   makers: "select (select string_agg(row(a.*)::text, ',' order by resolution, bucket, maker, payment_mint) from maker_activity a), (select string_agg(row(f.*)::text, ',' order by offer_pda) from offer_first_fills f)",
 };
 

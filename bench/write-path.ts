@@ -19,7 +19,8 @@ import { log, ROOT } from "./harness";
 // batches of 500 (the worker's SCAN_BATCH_SIZE) are committed through
 // commitBatch into a fresh database per run, for each variant in turn
 // (WRITE_LAB_ROUNDS rounds, 4, interleaved, so load drifts touch every
-// variant alike). Per run: the committing backend's CPU from /proc and this
+// variant alike). Per run: the committing backend's CPU from /proc, the WAL
+// the commits wrote (work in rows and index entries, whatever the load) and this
 // process's CPU over the commits (building rows and parameters), per
 // transaction; per variant the medians; and a digest of the tables the write
 // path keeps, which must be equal across variants that claim to be exact.
@@ -47,6 +48,7 @@ const DIGESTS: Record<string, string> = {
   scanned: "select signature, slot, failed, offer_pdas, finalized from scanned_transactions order by signature",
   bounds: "select * from fill_slot_bounds order by minute",
   stats: "select (select row(p.*)::text from protocol_stats p), (select string_agg(row(m.*)::text, ',' order by maker) from maker_stats m), (select string_agg(row(v.*)::text, ',' order by maker, side, token_mint) from maker_volume v), (select string_agg(row(s.*)::text, ',' order by payment_mint) from protocol_mint_stats s)",
+  book: "select * from open_book order by token_mint, payment_mint, side",
   makers: "select (select string_agg(row(a.*)::text, ',' order by resolution, bucket, maker, payment_mint) from maker_activity a), (select string_agg(row(f.*)::text, ',' order by offer_pda) from offer_first_fills f)",
 };
 
@@ -54,6 +56,8 @@ const backendCpuMs = (pid: number) => {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
   return (Number(fields[11]) + Number(fields[12])) * 10;
 };
+/** The server's WAL position: the bytes a run writes are its work in rows and index entries, whatever the machine's load. */
+const walLsn = async (sql: postgres.Sql) => (await sql<{ lsn: string }[]>`select pg_current_wal_lsn()::text as lsn`)[0]!.lsn;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 const embedded = await startEmbeddedPostgres({ dataDir: path.join(ROOT, ".data/bench-write-path-pg"), persistent: false,
@@ -108,7 +112,7 @@ try {
   await cluster.stop();
   log(`${batches.length} batches fetched`);
 
-  const runs = new Map<string, { backend: number[]; node: number[]; digest: string }>();
+  const runs = new Map<string, { backend: number[]; node: number[]; wal: number[]; digest: string }>();
   for (let round = 0; round < ROUNDS; round++) {
     for (const v of VARIANTS) {
       const url = await fresh(`write_lab_${v.name.replace(/\W/g, "_")}`, v.dir, v.extra);
@@ -117,11 +121,14 @@ try {
       const [session] = await sql<{ pid: number }[]>`select pg_backend_pid() as pid`;
       const pid = session!.pid;
       const write = <T>(fn: (tx: postgres.TransactionSql) => Promise<T>) => sql.begin(fn) as Promise<T>;
+      const walBefore = await walLsn(sql);
       const backendBefore = backendCpuMs(pid);
       const nodeBefore = process.cpuUsage();
       for (const fetched of batches) await commitBatch(sql, write, rpc, cluster.programId, fetched, quiet);
       const node = process.cpuUsage(nodeBefore);
       const backend = backendCpuMs(pid) - backendBefore;
+      const [walRow] = await sql<{ bytes: string }[]>`select pg_wal_lsn_diff(pg_current_wal_lsn(), ${walBefore}::pg_lsn)::text as bytes`;
+      const wal = Number(walRow!.bytes);
       const digests: string[] = [];
       for (const [table, query] of Object.entries(DIGESTS)) {
         const [row] = await sql.unsafe(`select md5(coalesce(string_agg(t::text, '|'), '')) as d from (${query}) t`);
@@ -135,7 +142,8 @@ try {
         for (const t of top) console.log(`  ${v.name} ${String(t.ms).padStart(6)} ms ${String(t.calls).padStart(6)} calls  ${t.query}`);
       }
       await sql.end();
-      const entry = runs.get(v.name) ?? { backend: [], node: [], digest: digests.join(" ") };
+      const entry = runs.get(v.name) ?? { backend: [], node: [], wal: [], digest: digests.join(" ") };
+      entry.wal.push(wal / TRANSACTIONS);
       entry.backend.push(backend / TRANSACTIONS);
       entry.node.push((node.user + node.system) / 1000 / TRANSACTIONS);
       if (entry.digest !== digests.join(" ")) entry.digest += ` (round ${round}: ${digests.join(" ")})`;
@@ -147,7 +155,7 @@ try {
   for (const [name, r] of runs) {
     console.log(
       `${name.padEnd(24)} backend ${r.backend.map((x) => x.toFixed(3)).join(" ")}  median ${median(r.backend).toFixed(3)}; ` +
-        `commit JS median ${median(r.node).toFixed(3)}`,
+        `commit JS median ${median(r.node).toFixed(3)}; WAL bytes/transaction median ${median(r.wal).toFixed(0)}`,
     );
     console.log(`${"".padEnd(24)} ${r.digest}`);
   }

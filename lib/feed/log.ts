@@ -1,5 +1,6 @@
 import type postgres from "postgres";
 import { eventFrame, type FeedEvent, type FeedEventKind, type FeedFilter } from "./events";
+import { FEED_KEYS } from "../db/schema/feed";
 
 // Reads of the feed's log (feed_events). Every read is one statement, so the
 // page, the retention's watermark and the newest id are of one snapshot.
@@ -54,6 +55,9 @@ export async function readAfter(sql: postgres.Sql, after: bigint, limit = PAGE_S
 /** A page of the events matching `filter` after `after`, oldest first: a resuming stream's backlog. */
 export async function readMatching(sql: postgres.Sql, after: bigint, filter: FeedFilter, limit = PAGE_SIZE): Promise<FeedPage> {
   const has = (column: string, value: string | undefined) => (value === undefined ? sql`` : sql`and ${sql(column)} @> array[${value}]::text[]`);
+  // The values wanted, all in the event's keys: what feed_events_keys_idx answers (has() then checks each column).
+  const wanted = [filter.tokenMint, filter.paymentMint, filter.maker, filter.offerPda].filter((v): v is string => v !== undefined);
+  const keys = wanted.length === 0 ? sql`` : sql`and (${sql.unsafe(FEED_KEYS)}) @> ${wanted}::text[]`;
   const rows = await sql<(Row & { pruned_through: string; newest: string })[]>`
     select e.id::text, e.kind, e.offer_pdas, e.makers, e.token_mints, e.payment_mints, e.payload,
       r.pruned_through::text, n.newest
@@ -63,7 +67,7 @@ export async function readMatching(sql: postgres.Sql, after: bigint, filter: Fee
       select * from feed_events
       where id > ${after.toString()}::bigint and kind = any(${[...filter.types]}::text[])
         ${has("token_mints", filter.tokenMint)} ${has("payment_mints", filter.paymentMint)}
-        ${has("makers", filter.maker)} ${has("offer_pdas", filter.offerPda)}
+        ${has("makers", filter.maker)} ${has("offer_pdas", filter.offerPda)} ${keys}
       order by id limit ${limit}
     ) e on true
     order by e.id`;

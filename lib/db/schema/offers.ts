@@ -54,7 +54,8 @@ export const offers = pgTable(
     // so a filtered page is an index range scan with no sort. "Open" candidates are the
     // active offers not flagged lapsed (a set bounded by 30 days of creation).
     index("offers_open_created_idx").on(t.createdAt.desc(), t.pda.desc()).where(sql`state = 'active' and not lapsed`),
-    index("offers_open_side_created_idx").on(t.side, t.createdAt.desc(), t.pda.desc()).where(sql`state = 'active' and not lapsed`),
+    // No index per side: open offers of one side walk offers_open_created_idx and skip the other
+    // side's (at most twice the rows); the planner never chose a side index over it.
     index("offers_open_token_created_idx").on(t.tokenMint, t.createdAt.desc(), t.pda.desc()).where(sql`state = 'active' and not lapsed`),
     // Active offers flagged lapsed: the bulk of "expired" before they are cranked.
     index("offers_lapsed_created_idx").on(t.createdAt.desc(), t.pda.desc()).where(sql`state = 'active' and lapsed`),

@@ -1,6 +1,6 @@
 -- The function offers_aggregate_statement, as PostgreSQL runs it today: the
 -- definition the migrations leave (last set in
--- drizzle/0012_open_book.sql). Editing this file changes no
+-- drizzle/0014_write_path_upkeep.sql). Editing this file changes no
 -- database. A change is a new migration (`npm run db:generate -- --custom
 -- --name <what>` adds an empty one to drizzle/ and its entry to
 -- drizzle/meta/_journal.json) that replaces it (CREATE OR REPLACE FUNCTION;
@@ -15,7 +15,8 @@
 -- when their columns (state, maker, lapsed) moved, and in the makers'
 -- figures when theirs (maker, payment mint, creation time, original size)
 -- did; and in the open books (open_book) when an open candidate's
--- remaining size, state, flag, pair, side or price did. Most updates change
+-- remaining size, state, flag, pair, side or price did. Each figure moves
+-- once per statement, by what came less what went. Most updates change
 -- sizes, states and slots only: a fill moves its offer's open book.
 CREATE OR REPLACE FUNCTION offers_aggregate_statement() RETURNS trigger
 LANGUAGE plpgsql AS $$
@@ -50,11 +51,8 @@ BEGIN
     WHERE (o.state, o.maker, o.lapsed, o.payment_mint, o.created_at, o.original_size, o.remaining_size, o.token_mint, o.side, o.price)
       IS DISTINCT FROM (n.state, n.maker, n.lapsed, n.payment_mint, n.created_at, n.original_size, n.remaining_size, n.token_mint, n.side, n.price);
   END IF;
-  IF cardinality(gone) > 0 THEN
-    PERFORM offer_counts_apply_rows(gone, -1);
-  END IF;
-  IF cardinality(came) > 0 THEN
-    PERFORM offer_counts_apply_rows(came, 1);
+  IF cardinality(gone) > 0 OR cardinality(came) > 0 THEN
+    PERFORM offer_counts_apply_rows(gone, came);
   END IF;
   IF cardinality(gone_made) > 0 THEN
     PERFORM maker_activity_apply_offers(gone_made, -1);
@@ -62,11 +60,8 @@ BEGIN
   IF cardinality(came_made) > 0 THEN
     PERFORM maker_activity_apply_offers(came_made, 1);
   END IF;
-  IF cardinality(gone_open) > 0 THEN
-    PERFORM open_book_apply_rows(gone_open, -1);
-  END IF;
-  IF cardinality(came_open) > 0 THEN
-    PERFORM open_book_apply_rows(came_open, 1);
+  IF cardinality(gone_open) > 0 OR cardinality(came_open) > 0 THEN
+    PERFORM open_book_apply_rows(gone_open, came_open);
   END IF;
   RETURN NULL;
 END $$;

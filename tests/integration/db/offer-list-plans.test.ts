@@ -1,0 +1,65 @@
+import { drizzle } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../../../lib/db/client";
+import { listOffers, type OfferListParams } from "../../../lib/db/reads/offers";
+import { createTestDatabase, type TestDatabase } from "../../helpers/database";
+
+// GET /v1/offers' pages (lib/db/reads/offers.ts listOffers) over the offers'
+// indexes, as the write path leaves them (drizzle/0014 dropped the one per
+// side of the open offers): each status and filter is an index range in
+// (created_at, pda) order, never a scan of offers, over 40,000 offers of 40
+// tokens, 3 payment mints and 300 makers, most of the active ones past their
+// expiry and flagged (the bulk of a real table). A page of one side's open
+// offers walks the open offers' index and skips the other side's.
+
+let database: TestDatabase;
+let traced: postgres.Sql;
+let db: Database;
+const statements: { query: string; params: unknown[] }[] = [];
+
+beforeAll(async () => {
+  database = await createTestDatabase();
+  const sql = database.db.$client;
+  await sql`insert into offers (pda, maker, token_mint, payment_mint, side, nonce, original_size, remaining_size, price_per_token, price_scale,
+      min_fill, created_at, expires_at, state, lapsed, last_slot, created_slot)
+    select 'plan-' || i, 'maker-' || i % 300, 'token-' || i % 40, 'pay-' || i % 3, (case when i % 2 = 0 then 'sell' else 'buy' end)::offer_side,
+      i, 100, 50, 1 + i % 97, 2, 1, now() - (40000 - i) * interval '1 minute', now() - (40000 - i) * interval '1 minute' + interval '7 days',
+      (case when i % 10 < 4 then 'active' when i % 10 < 7 then 'filled' when i % 10 < 9 then 'cancelled' else 'expired' end)::offer_state,
+      i % 10 < 4 and now() - (40000 - i) * interval '1 minute' + interval '7 days' < now(), i, i
+    from generate_series(1, 40000) i`;
+  await sql`vacuum analyze offers`;
+  traced = postgres(database.url, { max: 1, onnotice: () => {}, debug: (_c, query, params) => statements.push({ query, params }) });
+  db = drizzle(traced) as unknown as Database;
+});
+
+afterAll(async () => {
+  await traced?.end();
+  await database?.drop();
+});
+
+/** The plan of listOffers' statement for `p`. */
+async function planOf(p: Omit<OfferListParams, "limit" | "offset">): Promise<string> {
+  statements.length = 0;
+  await listOffers(db, { limit: 50, offset: 0, ...p });
+  const { query, params } = statements.find((s) => s.query.includes("from offers o"))!;
+  const rows = await database.db.$client.unsafe(`explain ${query}`, params as string[]);
+  return rows.map((r) => r["QUERY PLAN"]).join("\n");
+}
+
+describe("/v1/offers' pages over the offers' indexes", () => {
+  it.each([
+    [{ status: "open" }, /offers_open_created_idx/],
+    [{ status: "open", side: "sell" }, /offers_open_created_idx/],
+    [{ status: "open", tokenMint: "token-7" }, /offers_(open_token_created|lapse_due)_idx/],
+    [{ status: "open", maker: "maker-11" }, /offers_(maker_created|lapse_due_maker)_idx/],
+    [{ status: "filled" }, /offers_state_created_idx/],
+    [{ status: "cancelled", tokenMint: "token-7" }, /offers_token_state_created_idx/],
+    [{ status: "filled", paymentMint: "pay-1" }, /offers_payment_state_created_idx/],
+    [{ status: "expired" }, /offers_lapsed_created_idx/],
+  ] as const)("%j reads an index, no scan of offers", async (params, index) => {
+    const plan = await planOf(params as Omit<OfferListParams, "limit" | "offset">);
+    expect(plan, plan).toMatch(index);
+    expect(plan, plan).not.toMatch(/Seq Scan on offers/);
+  });
+});

@@ -19,17 +19,6 @@ import { codedTagNamed } from "./encoding-etag";
 export const COMPRESS_MIN_BYTES = 1024;
 const GZIP_LEVEL = 1;
 
-/**
- * A text body this large is written after the head, not with it. Given the
- * head and a string body in one end(), node:http joins them into one string,
- * which V8 copies into an object of its own, a "large object" above 128 KB
- * (its own mapped pages, per request): on a 200 KB body some 250 µs of CPU a
- * request (a node:http server alone, medians of 3 runs at 8 connections: 606
- * µs with the head joined, 359 with the head flushed first; at 32 KB the two
- * are even, and below it one write is the cheaper).
- */
-export const SEPARATE_HEAD_BYTES = 64 * 1024;
-
 export interface WriterOptions {
   compress: boolean;
 }
@@ -98,9 +87,7 @@ export async function writeAnswer(req: IncomingMessage, res: ServerResponse, ans
   if (!options.compress || bytes < COMPRESS_MIN_BYTES || head || !acceptsGzip(req.headers["accept-encoding"])) {
     headers["content-length"] = String(bytes);
     res.writeHead(status, headers);
-    if (head) return void res.end();
-    if (bytes >= SEPARATE_HEAD_BYTES) res.flushHeaders();
-    res.end(body);
+    res.end(head ? undefined : body);
     return;
   }
   const coded = await gzipped(body);

@@ -7,9 +7,9 @@ import { freePort, startEmbeddedPostgres } from "../platform/postgres/embedded";
 import { migrateDatabase } from "../lib/db/migrate";
 import { createDatabaseIfMissing } from "../platform/postgres/resolve";
 import { markLapsedOffers } from "../lib/db/writes/offers";
-import { FILLS, generate, OFFERS, PAYMENT_MINTS } from "./api-data";
+import { FILLS, generate, OFFERS, PAYMENT_MINTS, recordScan } from "./api-data";
 import { startTokenStandin } from "../local/tokens/index";
-import { cpuSeconds, ensureBuild, load, loadDownloads, log, ROOT, spawnServer, startNext, type Load } from "./harness";
+import { cpuSeconds, ensureBuild, idleCpuRates, load, loadDownloads, log, ROOT, spawnServer, startNext, type Load } from "./harness";
 
 // npm run bench:api — the /v1 endpoints under load at 32 connections through
 // the web launcher (scripts/web.mjs, as `npm run web`) on Node 20 and on Node
@@ -22,7 +22,11 @@ import { cpuSeconds, ensureBuild, load, loadDownloads, log, ROOT, spawnServer, s
 // endpoint and Node, met or missed: req/s at least 0.5x the bare server's
 // (0.7x on lists), CPU a request at most the bare server's + 150 µs, p50 at
 // one connection at most the bare server's + 0.3 ms.
-// cpu: the server process's CPU time per request (µs) at 32 connections.
+// cpu: the server process's CPU time per request (µs) at 32 connections; net: the same less what the
+// process spends when idle (its rate over BENCH_IDLE_SECONDS of quiet, default 10, before the load; the
+// web's timers, live feed and metrics, which the bare server has not), over the requests of the run. The
+// CPU mark is judged on the net figures: on an endpoint of a few requests a second the idle rate alone
+// is hundreds of µs a request.
 // BENCH_OFFERS / BENCH_FILLS: a smaller ledger for a quick run (default 1 M / 5 M; api-data.ts).
 // BENCH_SKIP_304: leave out the 304 pass.
 // BENCH_DATABASE_URL: a PostgreSQL server to use (else an embedded one under .data/bench-pg).
@@ -43,6 +47,7 @@ const CONNECTIONS = 32;
 const SOLO_SECONDS = Math.max(2, Math.round(SECONDS / 4));
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const QUIET_SECONDS = Number(process.env.BENCH_QUIET_SECONDS ?? 10);
+const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 10);
 
 async function database(): Promise<{ url: string; stop: () => Promise<void> }> {
   let adminUrl = process.env.BENCH_DATABASE_URL;
@@ -64,6 +69,9 @@ async function database(): Promise<{ url: string; stop: () => Promise<void> }> {
   if (meta?.offers === OFFERS && meta?.fills === FILLS && !process.env.BENCH_REGENERATE) {
     log(`reusing ${name}: ${OFFERS.toLocaleString()} offers, ${FILLS.toLocaleString()} fills`);
     await migrateDatabase(url); // newer migrations, if any
+    const scan = postgres(url, { max: 1, onnotice: () => {} });
+    await recordScan(scan, log); // data made before the bench recorded its scan
+    await scan.end();
     await lapseJob(url);
     return { url, stop };
   }
@@ -190,8 +198,8 @@ async function main() {
     ["/v1/wallets/:address/trades?role=taker", each(s.takers, (t) => `/v1/wallets/${t}/trades?role=taker`)],
     // An export streams every row: a pair's year of fills as CSV (5 M fills over 200 pairs: some 25,000 rows each).
     ["/v1/fills CSV (a pair's year)", each(s.tokens, (t) => `/v1/fills?format=csv&tokenMint=${t}&paymentMint=${book}&fromTime=${s.hi - 365 * day}&toTime=${s.hi}`)],
-    // The aggregator adapters (whole tokens: decimals from the token stand-in). The bench data has no scanned
-    // transactions, so the DEXTools blocks are not announced there: latest-block measures the horizon's probes.
+    // The aggregator adapters (whole tokens: decimals from the token stand-in). The DEXTools blocks are the
+    // scanned transactions' slots (one per fill: api-data.ts's recordScan), announced below the checkpoint.
     ["/v1/coingecko/tickers", ["/v1/coingecko/tickers"]],
     ["/v1/coingecko/pairs", ["/v1/coingecko/pairs"]],
     ["/v1/markets", ["/v1/markets"]],
@@ -210,7 +218,12 @@ async function main() {
     return binary ? [{ label: "node24", binary }] : [];
   })()];
   // units=human reads the mints' decimals through the token service: a stand-in that knows every bench mint.
+  // Without a limit of its own: at its default (30 calls a minute, Jupiter's keyless tier) the webs' first
+  // look-ups (one call per few mints, both webs against one stand-in) drew 429s, the token service paused
+  // its calls for a minute and the web answered 503 to the mints not yet cached (the "errors" of Node 24's
+  // units=human rows: Node 20's web had spent the window). TOKEN_API_RPM below is the web's side of it.
   const provider = await startTokenStandin({
+    limit: 1_000_000,
     extraTokens: [
       ...s.tokens.map((mint) => ({ mint, symbol: "BENCH", name: "Bench token", decimals: 9 })),
       ...PAYMENT_MINTS.map((mint) => ({ mint, symbol: "PAY", name: "Bench payment", decimals: 6 })),
@@ -228,6 +241,16 @@ async function main() {
     servers.push({ ...node, version, child, url: `http://127.0.0.1:${port}`, bare, bareUrl: `http://127.0.0.1:${barePort}` });
   }
 
+  // Each process's own CPU when asked nothing (after a request each, so that the web's feed listens as under load).
+  for (const server of servers) await Promise.all([server.url, server.bareUrl].map((u) => fetch(`${u}/v1/stats`).then((r) => r.arrayBuffer())));
+  // Past the web's start-up: on Node 24 it gives its start-up's memory back once quiet for 3 s (platform/idle-memory.ts),
+  // a collection of some 0.2 s that is not a rate (it made a first measure of 19-22 ms/s where the rate is about 1).
+  await new Promise((resolve) => setTimeout(resolve, 6000));
+  const idle = await idleCpuRates(servers.flatMap((x) => [x.child.pid, x.bare.pid]), IDLE_SECONDS);
+  const idleOf = new Map(servers.flatMap((x, i) => [[x.child.pid, idle[2 * i]!], [x.bare.pid, idle[2 * i + 1]!]]));
+  for (const [i, server] of servers.entries()) {
+    log(`${server.label} idle CPU over ${IDLE_SECONDS} s: web ${idle[2 * i]!.toFixed(1)} ms/s, bare ${idle[2 * i + 1]!.toFixed(1)} ms/s (net cpu columns: less these)`);
+  }
   log(
     `${SECONDS} s per endpoint and server at ${CONNECTIONS} connections, then ${SOLO_SECONDS} s at 1 (p50@1), through scripts/web.mjs on ` +
       `${servers.map((x) => x.version).join(" and ")}; naive SUM over ${FILLS.toLocaleString()} fills: ${s.naiveMs.toFixed(0)} ms`,
@@ -237,7 +260,7 @@ async function main() {
   const rps = (v: number) => v.toFixed(0).padStart(6);
   console.log(
     "endpoint                              " +
-      servers.map((x) => `| ${x.label} req/s  bare ratio   cpu  bare p50@1 bare `).join(""),
+      servers.map((x) => `| ${x.label} req/s  bare ratio   cpu   net  bare   net p50@1 bare `).join(""),
   );
   /** Load, and the server process's CPU time per request (µs) while under it. */
   const measure = async (
@@ -247,10 +270,14 @@ async function main() {
     headersByPath?: ReadonlyMap<string, Record<string, string>>,
     seconds = SECONDS,
     streamed = false,
-  ): Promise<Load & { cpu: number }> => {
+  ): Promise<Load & { cpu: number; net: number }> => {
     const before = cpuSeconds(pid);
+    const started = performance.now();
     const result = streamed ? await loadDownloads(url, paths, seconds, CONNECTIONS) : await load(url, paths, seconds, CONNECTIONS, {}, headersByPath);
-    return { ...result, cpu: ((cpuSeconds(pid) - before) * 1e6) / result.requests };
+    const elapsed = (performance.now() - started) / 1000;
+    const cpu = ((cpuSeconds(pid) - before) * 1e6) / result.requests;
+    // µs of the idle rate (ms/s) over the run, per request.
+    return { ...result, cpu, net: cpu - ((idleOf.get(pid) ?? 0) * 1000 * elapsed) / result.requests };
   };
   const figures: string[] = [];
   const figure = (what: string, value: string, bound: string, met: boolean) => figures.push(`${met ? "met   " : "MISSED"} ${what}: ${value} (target ${bound})`);
@@ -275,19 +302,20 @@ async function main() {
         fullRps.set(`${server.label} ${name}`, result.rps);
         const ratio = result.rps / bare.rps;
         const errors = result.errors + solo.errors;
-        cells.push(`| ${rps(result.rps)} ${rps(bare.rps)} ${ratio.toFixed(2).padStart(5)} ${us(result.cpu)} ${us(bare.cpu)} ${ms(solo.p50)} ${ms(bareSolo.p50)}${errors ? ` (${errors} errors)` : ""} `);
+        cells.push(`| ${rps(result.rps)} ${rps(bare.rps)} ${ratio.toFixed(2).padStart(5)} ${us(result.cpu)} ${us(result.net)} ${us(bare.cpu)} ${us(bare.net)} ${ms(solo.p50)} ${ms(bareSolo.p50)}${errors ? ` (${errors} errors)` : ""} `);
         const rpsBound = list ? TARGET.rpsList : TARGET.rpsSingle;
         const at = `${name} (${server.label})`;
         // A server that answered nothing (0 req/s, no latency) leaves no ratio to judge: every mark is missed.
         const silent = [result, solo, bare, bareSolo].some((x) => !(x.rps > 0) || !Number.isFinite(x.p50));
         const met = {
           rps: !silent && ratio >= rpsBound,
-          cpu: !silent && result.cpu <= bare.cpu + TARGET.cpuOverBare,
+          cpu: !silent && result.net <= bare.net + TARGET.cpuOverBare,
           p50: !silent && solo.p50 <= bareSolo.p50 + TARGET.p50OverBare + 1e-9,
         };
         const noAnswers = silent ? " (no answers)" : "";
         figure(`${at} req/s`, `${ratio.toFixed(2)}x the bare server's${noAnswers}`, `>= ${rpsBound}x`, met.rps);
-        figure(`${at} CPU a request`, `${result.cpu.toFixed(0)} µs against ${bare.cpu.toFixed(0)}${noAnswers}`, `<= bare + ${TARGET.cpuOverBare} µs`, met.cpu);
+        const cpuFigure = `${result.net.toFixed(0)} µs against ${bare.net.toFixed(0)} net of idle (raw ${result.cpu.toFixed(0)} against ${bare.cpu.toFixed(0)})`;
+        figure(`${at} CPU a request`, `${cpuFigure}${noAnswers}`, `<= bare + ${TARGET.cpuOverBare} µs`, met.cpu);
         figure(`${at} p50 at one connection`, `${solo.p50} ms against ${bareSolo.p50}${noAnswers}`, `<= bare + ${TARGET.p50OverBare} ms`, met.p50);
         cells[cells.length - 1] += `${mark(met.rps)}/${mark(met.cpu)}/${mark(met.p50)}${silent ? " no answers" : ""} `;
       }
@@ -340,7 +368,10 @@ async function main() {
     await provider.stop();
     await db.stop();
   }
-  console.log(`\ntargets (figures, not gates): ${tally.met} met, ${tally.missed} missed (columns: req/s / cpu / p50@1)\n  ${figures.join("\n  ")}`);
+  console.log(
+    `\ntargets (figures, not gates): ${tally.met} met, ${tally.missed} missed (columns: req/s / cpu / p50@1; ` +
+      `the CPU mark judged on the net figures, each process's idle CPU taken off)\n  ${figures.join("\n  ")}`,
+  );
   process.exit(0);
 }
 

@@ -157,3 +157,16 @@ export function cpuSeconds(pid: number | undefined): number {
     return NaN;
   }
 }
+
+/**
+ * Each process's CPU while nothing asks it anything, in ms per second, over
+ * `seconds` (all at once): what it spends on its own (timers, the live feed's
+ * connection, metrics) whatever the load. Linux only, else NaN.
+ */
+export async function idleCpuRates(pids: (number | undefined)[], seconds: number): Promise<number[]> {
+  const before = pids.map(cpuSeconds);
+  const started = performance.now();
+  await new Promise((resolve) => setTimeout(resolve, seconds * 1000));
+  const elapsed = (performance.now() - started) / 1000;
+  return pids.map((pid, i) => ((cpuSeconds(pid) - before[i]!) * 1000) / elapsed);
+}

@@ -32,7 +32,7 @@ export interface DatabaseProbe {
 
 function createWebMetrics(): WebMetrics {
   const registry = new Registry();
-  collectDefaultMetrics({ register: registry });
+  collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 100 });
   const registers = [registry];
   return {
     registry,

@@ -24,5 +24,10 @@ export const scannedTransactions = pgTable(
     offerPdas: text("offer_pdas").array().notNull().default(sql`'{}'`),
     finalized: boolean("finalized").notNull().default(false),
   },
-  (t) => [index("scanned_transactions_slot_idx").on(t.slot)],
+  (t) => [
+    index("scanned_transactions_slot_idx").on(t.slot),
+    // The few transactions not yet final, oldest first: the finality tick's
+    // page and the DEXTools horizon read them without walking every final one.
+    index("scanned_transactions_unfinalized_idx").on(t.slot).where(sql`not ${t.finalized}`),
+  ],
 );

@@ -36,6 +36,12 @@ export function connect(url: string, options: ConnectOptions = {}): Database {
     max: options.max ?? 10,
     onnotice: () => {},
     prepare: !options.pooled,
+    // Through PgBouncer (1.18), one statement at a time per connection: one
+    // described before it is bound (an array parameter: Parse, Describe,
+    // Flush) sent behind another lost its description when PgBouncer let go
+    // of the server at the other's ReadyForQuery, and waited for ever
+    // (tests/integration/db/pooled-pgbouncer.test.ts).
+    ...(options.pooled ? { max_pipeline: 0 } : {}),
     connect_timeout: options.connectTimeoutSeconds ?? 10,
     // In seconds, as postgres.js counts.
     backoff: (retries: number) => backoffDelay(RECONNECT_BACKOFF, retries) / 1000,

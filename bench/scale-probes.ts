@@ -105,12 +105,7 @@ export async function feedLog(url: string, after: number): Promise<FeedLog> {
   }
 }
 
-export async function newestFeedId(url: string): Promise<number> {
-  const sql = postgres(url, { max: 1, onnotice: () => {} });
-  const [row] = await sql<{ id: string }[]>`select coalesce(max(id), 0)::text as id from feed_events`;
-  await sql.end();
-  return Number(row!.id);
-}
+export { newestFeedId } from "../scripts/scale/leader-kill";
 
 /** A metric's value (summed over matching series) from a Prometheus text page. */
 export async function metric(baseUrl: string, name: string, labels: Record<string, string> = {}): Promise<number> {

@@ -23,7 +23,8 @@ async function one<T extends postgres.Row>(url: string, query: string): Promise<
 }
 
 const scanned = async (url: string) => (await one<{ n: number }>(url, "select count(*)::int as n from scanned_transactions")).n;
-const newestFeedId = async (url: string) => Number((await one<{ id: string }>(url, "select coalesce(max(id), 0)::text as id from feed_events")).id);
+/** The feed's newest id on the database at `url` (0 while empty). */
+export const newestFeedId = async (url: string) => Number((await one<{ id: string }>(url, "select coalesce(max(id), 0)::text as id from feed_events")).id);
 
 async function role(stack: ScaleStack, i: number): Promise<string> {
   const response = await fetch(`${stack.workerHealthUrls[i]}/health`, { signal: AbortSignal.timeout(2000) });
@@ -112,7 +113,7 @@ export async function leaderKillDrill(stack: ScaleStack, options: { burst?: numb
     delete env.WORKER_HEALTH_PORT;
     const clean = startChild(process.execPath, ["scripts/worker.mjs"], env, (line) => log(`clean worker: ${line}`));
     try {
-      await waitFor("the clean run at the chain's tip", async () => (await scanned(cleanUrl)) === transactions, 180_000);
+      await waitFor("the clean run at the chain's tip", async () => (await scanned(cleanUrl)) === transactions, 180_000, clean);
     } finally {
       await stopChild(clean);
     }

@@ -28,21 +28,44 @@ function status(state: string, expiresAt: bigint, nowSeconds: number): string {
   return state;
 }
 
+/**
+ * The span of wall-clock seconds an answer may have been computed at: an
+ * active offer whose expiry falls inside it (with a second's margin for
+ * clocks read apart) may show as open or as expired, so its status is not
+ * compared. Measured around each request, since a comparison under load can
+ * take longer than any fixed tolerance.
+ */
+interface AnswerSpan {
+  from: number;
+  to: number;
+}
+
+async function during<T>(fetch: () => Promise<T>): Promise<{ answer: T; span: AnswerSpan }> {
+  const from = Date.now() / 1000 - 1;
+  const answer = await fetch();
+  return { answer, span: { from, to: Date.now() / 1000 + 1 } };
+}
+
+const lapsesWithin = (account: { state: string; expiresAt: bigint }, span: AnswerSpan) =>
+  account.state === "active" && Number(account.expiresAt) > span.from && Number(account.expiresAt) <= span.to;
+
 /** Compares every offer, every fill, every maker's stats and the protocol stats. */
 export async function expectIndexMatchesLedger(server: Pick<WebServer, "json">, cluster: LocalCluster): Promise<{ offers: number; fills: number }> {
   const expected = cluster.expectedState();
-  const now = Date.now() / 1000;
 
   const offers = new Map<string, any>();
-  for (const s of ["open", "filled", "expired", "cancelled"]) {
-    for (const o of await all(server, `/v1/offers?status=${s}`, "offers")) offers.set(o.pda, o);
-  }
+  const { span: listed } = await during(async () => {
+    for (const s of ["open", "filled", "expired", "cancelled"]) {
+      for (const o of await all(server, `/v1/offers?status=${s}`, "offers")) offers.set(o.pda, o);
+    }
+  });
+  const now = listed.to;
   expect(offers.size).toBe(expected.offers.size);
   for (const [pda, e] of expected.offers) {
     const a = e.account;
     const row = offers.get(pda);
     expect(row, `offer ${pda}`).toBeDefined();
-    const near = Math.abs(Number(a.expiresAt) - now) < 10; // may lapse while we compare
+    const near = lapsesWithin(a, listed); // lapsed while the pages were read
     expect(row, `offer ${pda}`).toMatchObject({
       maker: a.maker,
       tokenMint: a.tokenMint,
@@ -98,17 +121,19 @@ export async function expectIndexMatchesLedger(server: Pick<WebServer, "json">, 
     add(side.get(f.maker)!, f.tokenMint, f.fillAmount);
   }
 
-  const counts = (rows: { account: { state: string; expiresAt: bigint } }[]) => {
+  const counts = (rows: { account: { state: string; expiresAt: bigint } }[], at: number) => {
     const c = { totalOffers: rows.length, openOffers: 0, filledOffers: 0, expiredOffers: 0, cancelledOffers: 0 };
-    for (const r of rows) c[`${status(r.account.state, r.account.expiresAt, now)}Offers` as keyof typeof c]++;
+    for (const r of rows) c[`${status(r.account.state, r.account.expiresAt, at)}Offers` as keyof typeof c]++;
     return c;
   };
   const asStrings = (m: Map<string, bigint> | undefined) => Object.fromEntries([...(m ?? new Map())].map(([k, v]) => [k, v.toString()]));
-  const nearAny = [...expected.offers.values()].some((e) => e.account.state === "active" && Math.abs(Number(e.account.expiresAt) - now) < 10);
+  // Counts by status, unless an offer among them lapsed while the answer was made.
+  const countsAt = (rows: { account: { state: string; expiresAt: bigint } }[], span: AnswerSpan) =>
+    rows.some((r) => lapsesWithin(r.account, span)) ? { totalOffers: rows.length } : counts(rows, span.to);
 
-  const protocol = (await server.json("/v1/stats")).body;
+  const { answer: protocol, span: statsSpan } = await during(async () => (await server.json("/v1/stats")).body);
   expect(protocol).toMatchObject({
-    ...(nearAny ? { totalOffers: expected.offers.size } : counts([...expected.offers.values()])),
+    ...countsAt([...expected.offers.values()], statsSpan),
     totalFills: expected.fills.length,
     feesByMint: asStrings(fees),
     volumeByMint: asStrings(volume),
@@ -117,10 +142,10 @@ export async function expectIndexMatchesLedger(server: Pick<WebServer, "json">, 
   const makers = new Set([...expected.offers.values()].map((e) => e.account.maker));
   for (const maker of makers) {
     const own = [...expected.offers.values()].filter((e) => e.account.maker === maker);
-    const { body } = await server.json(`/v1/makers/${maker}/stats`);
+    const { answer: body, span } = await during(async () => (await server.json(`/v1/makers/${maker}/stats`)).body);
     expect(body, `stats of ${maker}`).toMatchObject({
       maker,
-      ...(nearAny ? { totalOffers: own.length } : counts(own)),
+      ...countsAt(own, span),
       totalSold: asStrings(sold.get(maker)),
       totalBought: asStrings(bought.get(maker)),
     });

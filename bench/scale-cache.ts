@@ -1,4 +1,4 @@
-import { openSync, readSync, statSync, closeSync } from "node:fs";
+import { openSync, readSync, readdirSync, readFileSync, statSync, closeSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { ScaleStack } from "../scripts/scale/topology";
@@ -31,17 +31,49 @@ function logSince(file: string, from: number): string[] {
   return buffer.toString("utf8").split("\n");
 }
 
+/** CPU seconds (user + system) of each child of `parent` (nginx's workers), from /proc; empty where there is no /proc. */
+function childrenCpu(parent: number | undefined): Map<number, number> {
+  const cpu = new Map<number, number>();
+  if (parent === undefined) return cpu;
+  let pids: string[] = [];
+  try {
+    pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
+  } catch {
+    return cpu;
+  }
+  for (const pid of pids) {
+    try {
+      // After the command's closing parenthesis: state, ppid, ... utime (14th field), stime (15th).
+      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+      if (Number(fields[1]) !== parent) continue;
+      // Clock ticks: 100 a second on Linux.
+      cpu.set(Number(pid), (Number(fields[11]) + Number(fields[12])) / 100);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return cpu;
+}
+
 export async function proxyCache(stack: ScaleStack, print: Print): Promise<void> {
   const hot = "/v1/offers?limit=20&status=open&sort=created";
   const accessLog = path.join(stack.logDir, "nginx-access.log");
   const before = await Promise.all(stack.webUrls.map((u) => metric(u, "offer_book_http_request_duration_seconds_count", { route: "/v1/offers" })));
   const logFrom = statSync(accessLog).size;
   const cpu = process.cpuUsage();
+  const nginxBefore = childrenCpu(stack.proxyPid);
   const wall = performance.now();
   const client = (await wrkInstalled()) ? "wrk" : "autocannon (apt install wrk for a lighter client)";
   const result = client === "wrk" ? await wrk(`${stack.proxyUrl}${hot}`, CACHE_S, 32, { "accept-encoding": "gzip" }) : await load(stack.proxyUrl, [hot], CACHE_S, 32, { "accept-encoding": "gzip" });
   const used = process.cpuUsage(cpu);
-  const clientCpu = (used.user + used.system) / 1000 / (performance.now() - wall);
+  const elapsedMs = performance.now() - wall;
+  const clientCpu = (used.user + used.system) / 1000 / elapsedMs;
+  // nginx's processes that were there before and after (its workers; the cache manager idles).
+  const nginxCpu = [...childrenCpu(stack.proxyPid)]
+    .filter(([pid]) => nginxBefore.has(pid))
+    .map(([pid, seconds]) => ((seconds - nginxBefore.get(pid)!) * 1000) / elapsedMs)
+    .sort((a, b) => b - a);
   const after = await Promise.all(stack.webUrls.map((u) => metric(u, "offer_book_http_request_duration_seconds_count", { route: "/v1/offers" })));
   const origin = after.reduce((a, b) => a + b, 0) - before.reduce((a, b) => a + b, 0);
   const nginxMs = logSince(accessLog, logFrom)
@@ -50,7 +82,7 @@ export async function proxyCache(stack: ScaleStack, print: Print): Promise<void>
   const windows = Math.ceil(CACHE_S / 2);
   const ratio = 1 - origin / result.requests;
   print(`proxy cache (32 connections, one URL, s-maxage 2 s, ${CACHE_S} s, ${client}): ${result.requests} answers (${result.rps.toFixed(0)}/s, ${result.errors} errors), ${origin} reached the origin (${windows} windows), ${(ratio * 100).toFixed(2)}% from cache, p50 ${result.p50} ms, p99 ${result.p99} ms — ${verdict(origin <= windows + 1 && ratio >= 0.95 && result.p99 < 10)} (target ≤ one per window + 1, ≥ 95%, p99 < 10 ms)`);
-  print(`  nginx's own time for the same ${nginxMs.length} requests: p50 ${percentile(nginxMs, 50).toFixed(0)} ms, p99 ${percentile(nginxMs, 99).toFixed(0)} ms, max ${percentile(nginxMs, 100).toFixed(0)} ms; the bench's process used ${(clientCpu * 100).toFixed(0)}% of a core; load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")} on ${os.cpus().length} cores`);
+  print(`  nginx's own time for the same ${nginxMs.length} requests: p50 ${percentile(nginxMs, 50).toFixed(0)} ms, p99 ${percentile(nginxMs, 99).toFixed(0)} ms, max ${percentile(nginxMs, 100).toFixed(0)} ms; the bench's process used ${(clientCpu * 100).toFixed(0)}% of a core, nginx's processes ${nginxCpu.map((c) => `${(c * 100).toFixed(0)}%`).join(", ") || "?"}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")} on ${os.cpus().length} cores`);
   const a = await fetch(`${stack.proxyUrl}${hot}`, { headers: { "x-forwarded-for": "203.0.113.9", "accept-encoding": "gzip" } });
   await a.arrayBuffer();
   print(`  per-client headers behind the proxy: ratelimit-remaining ${a.headers.get("ratelimit-remaining") ?? "absent"}, x-cache-status ${a.headers.get("x-cache-status")}, content-encoding ${a.headers.get("content-encoding") ?? "none"} (asked for gzip)`);

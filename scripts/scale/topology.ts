@@ -53,6 +53,8 @@ export interface ScaleStack {
   startWebWith(env: Record<string, string>): Promise<{ url: string; stop(): Promise<void> }>;
   /** Where the engines' logs are (nginx-access.log: each request's status, cache status and time). */
   logDir: string;
+  /** nginx's master process (its workers are its children). */
+  proxyPid: number | undefined;
   startWorker(i: number): void;
   stopReplica(mode: "immediate" | "fast"): Promise<void>;
   startReplica(): Promise<void>;
@@ -230,6 +232,7 @@ export async function startScaleStack(options: ScaleOptions): Promise<ScaleStack
       startWeb,
       startWebWith,
       logDir: logs,
+      proxyPid: nginx.pid,
       startWorker,
       stopReplica: (mode) => runTool(bin.pg_ctl, ["-D", replicaDir, "-m", mode, "-w", "stop"]).then(() => {}),
       startReplica,

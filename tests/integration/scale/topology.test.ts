@@ -80,7 +80,7 @@ describe.skipIf(missing !== null && process.env.OFFER_BOOK_SCALE_ENGINES !== "re
     await stack?.stop();
   });
 
-  it("caches /v1 in the proxy, compresses, and never hands one client's budget headers to another", async () => {
+  it("caches /v1 in the proxy, one compressed and one plain copy, and never hands one client's budget headers to another", async () => {
     const url = `${stack.proxyUrl}/v1/offers?limit=7`;
     const hit = await until("a cache hit", async () => {
       const response = await fetch(url, { headers: { "accept-encoding": "gzip" } });
@@ -88,7 +88,21 @@ describe.skipIf(missing !== null && process.env.OFFER_BOOK_SCALE_ENGINES !== "re
       return response.headers.get("x-cache-status") === "HIT" ? response : undefined;
     });
     expect(hit.headers.get("content-encoding")).toBe("gzip");
+    expect(hit.headers.get("vary")).toMatch(/accept-encoding/i);
+    expect(hit.headers.get("etag")).toMatch(/^W\//);
     expect([...hit.headers.keys()].filter((h) => h.startsWith("ratelimit-"))).toEqual([]);
+    // One gzip copy, whatever the client's Accept-Encoding spells; identity is a copy of its own, with the strong tag.
+    const spelled = await fetch(url, { headers: { "accept-encoding": "br, gzip, deflate" } });
+    await spelled.arrayBuffer();
+    expect(spelled.headers.get("content-encoding")).toBe("gzip");
+    expect(["HIT", "STALE", "UPDATING", "REVALIDATED"]).toContain(spelled.headers.get("x-cache-status"));
+    const identity = await until("an identity cache hit", async () => {
+      const response = await fetch(url, { headers: { "accept-encoding": "identity" } });
+      await response.arrayBuffer();
+      return response.headers.get("x-cache-status") === "HIT" ? response : undefined;
+    });
+    expect(identity.headers.get("content-encoding")).toBeNull();
+    expect(identity.headers.get("etag")).toMatch(/^"/);
     // The origin still tells its own client.
     const direct = await fetch(`${stack.webUrls[0]}/v1/offers?limit=7`);
     await direct.arrayBuffer();

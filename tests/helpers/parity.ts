@@ -79,6 +79,14 @@ export interface ParityIds {
   unknownOffer: string;
 }
 
+/**
+ * A large answer (some 190 KB, sent as bytes: web/http/response.ts,
+ * LARGE_BODY_CHARS): every minute of a day long after the pair's one fill,
+ * each carrying its close; a fixed toTime, so that it does not move between the two asks.
+ */
+const LARGE_ANSWER = (tokenMint: string, paymentMint: string) =>
+  `/v1/candles?tokenMint=${tokenMint}&paymentMint=${paymentMint}&resolution=1m&limit=1440&includeEmpty=true&toTime=4102444800`;
+
 /** What both servers are asked, and the status each must answer with. */
 export function parityRequests(ids: ParityIds) {
   const { offerPda, maker, tokenMint, paymentMint, unknownOffer } = ids;
@@ -102,10 +110,11 @@ export function parityRequests(ids: ParityIds) {
       `/v1/wallets/${maker}/trades`,
       `/v1/book?tokenMint=${tokenMint}&paymentMint=${paymentMint}`,
       `/v1/candles?tokenMint=${tokenMint}&paymentMint=${paymentMint}&resolution=1h`,
+      LARGE_ANSWER(tokenMint, paymentMint),
       "/v1/openapi.json",
     ],
     /** HEAD: the GET's headers, no body. */
-    head: ["/v1/stats", `/v1/offers/${offerPda}`],
+    head: ["/v1/stats", `/v1/offers/${offerPda}`, LARGE_ANSWER(tokenMint, paymentMint)],
     preflight: { target: "/v1/offers", headers: { origin: "https://elsewhere.example", "access-control-request-method": "GET" } },
     refusals: [
       { target: "/v1/offers?limit=abc", method: "GET", status: 400 },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { bigintReplacer, jsonText, strongEtag, tagBody } from "../../web/http/response";
+import { bigintReplacer, jsonText, LARGE_BODY_CHARS, strongEtag, tagBody } from "../../web/http/response";
 
 // A handler's value written as JSON (web/http/response.ts): raw amounts that
 // are bigints leave as decimal strings, whether or not the value holds one
@@ -25,6 +25,14 @@ describe("jsonText", () => {
 
   it("is the text the ETag is the SHA-1 of", () => {
     const body = tagBody({ value: { amount: 7n } });
-    expect(body).toEqual({ text: '{"amount":"7"}', etag: strongEtag('{"amount":"7"}') });
+    expect(body).toEqual({ body: '{"amount":"7"}', etag: strongEtag('{"amount":"7"}') });
+  });
+
+  it("sends a large body as its UTF-8 bytes, tagged as the same text would be", () => {
+    const text = JSON.stringify({ rows: Array.from({ length: LARGE_BODY_CHARS / 4 }, (_, i) => `é${i}`) });
+    const body = tagBody({ text });
+    expect(Buffer.isBuffer(body.body)).toBe(true);
+    expect((body.body as Buffer).toString("utf8")).toBe(text);
+    expect(body.etag).toBe(strongEtag(text));
   });
 });

@@ -20,12 +20,13 @@ export interface Answer {
   status: number;
   headers: Record<string, string>;
   /**
-   * The JSON text (an answer's strong ETag, the SHA-1 of its UTF-8, in
+   * The JSON (an answer's strong ETag, the SHA-1 of its UTF-8, in
    * headers.etag), the event stream or a CSV export, or no body.
-   * Text, not bytes: node:http sends a string body in one write with the
-   * head, a Buffer as a second chunk (some 4 µs more a request).
+   * JSON goes as text, which node:http sends in one write with the head (a
+   * Buffer is a second chunk, some 4 µs more a request), but for a large
+   * body, sent as the bytes it was hashed as (response.ts, LARGE_BODY_CHARS).
    */
-  body: string | ReadableStream<Uint8Array> | null;
+  body: string | Buffer | ReadableStream<Uint8Array> | null;
 }
 
 export interface ApiDeps {
@@ -168,10 +169,10 @@ export function createApi(deps: ApiDeps) {
       // The stream spent the budget as any read does, and says so.
       if (isStream(reply)) return { status: 200, headers: { ...reply.headers, ...budget }, body: reply.stream };
       // Tagged once per body (a constant document once per process): the writers derive each coding's tag from it.
-      const { text, etag } = tagBody(reply);
+      const { body, etag } = tagBody(reply);
       if (changes !== null) memo.remember(target, { etag, cache: endpoint.cache, route: endpoint.path }, changes);
       if (ifNoneMatchHits(ifNoneMatch, etag)) return notModified(etag, endpoint.cache, budget);
-      return { status: 200, headers: { "content-type": JSON_TYPE, "cache-control": endpoint.cache, ...CORS_ORIGIN, ...budget, etag }, body: text };
+      return { status: 200, headers: { "content-type": JSON_TYPE, "cache-control": endpoint.cache, ...CORS_ORIGIN, ...budget, etag }, body };
     } catch (error) {
       if (error instanceof ApiError) return errorAnswer(error, budget, shape);
       if (error instanceof InvalidCursorError) return errorAnswer(invalidParameter("cursor", error.message), budget, shape);

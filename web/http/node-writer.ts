@@ -60,14 +60,14 @@ function acceptsGzip(header: string | undefined): boolean {
   return !/;\s*q=0(?:\.0*)?\s*$/.test(rest);
 }
 
-const gzipped = (text: string) =>
-  new Promise<Buffer>((resolve, reject) => gzip(text, { level: GZIP_LEVEL }, (e, out) => (e ? reject(e) : resolve(out))));
+const gzipped = (body: string | Buffer) =>
+  new Promise<Buffer>((resolve, reject) => gzip(body, { level: GZIP_LEVEL }, (e, out) => (e ? reject(e) : resolve(out))));
 
 /**
  * Writes the answer; its headers object is the writer's to complete (each
- * Answer is made for one request), not copied. A text body goes as the
- * string it is: node:http sends the head and a string body in one write,
- * where a Buffer body is a second chunk.
+ * Answer is made for one request), not copied. The body goes as it came: a
+ * text (node:http sends the head and a string body in one write) or a large
+ * body's bytes (a second chunk of the same write; response.ts, LARGE_BODY_CHARS).
  */
 export async function writeAnswer(req: IncomingMessage, res: ServerResponse, answer: Answer, options: WriterOptions): Promise<void> {
   const head = req.method === "HEAD";

@@ -48,11 +48,28 @@ export const CORS_PREFLIGHT_HEADERS: Record<string, string> = {
   "access-control-max-age": "86400",
 };
 
-/** A JSON body's text and its strong ETag, made once per body (a constant document's once per process: taggedBody). */
+/**
+ * A JSON body as it is sent, and its strong ETag, made once per body (a
+ * constant document's once per process: taggedBody). The text itself, or
+ * its UTF-8 bytes when it is large (LARGE_BODY_CHARS).
+ */
 export interface TaggedBody {
-  text: string;
+  body: string | Buffer;
   etag: string;
 }
+
+/**
+ * From this many characters a body is encoded to UTF-8 once, hashed and sent
+ * as those bytes. A text body is encoded twice (once for its SHA-1, once as
+ * node:http writes it), and node:http joins the head to a string body in one
+ * write: above some 128 KB that string is a large object of its own per
+ * request. A Buffer goes as a second chunk of the same write. A loop at 8
+ * connections, server CPU a request (2026-11-26, load 6): 200 KB 1,560-1,800
+ * µs as text against 1,040-1,430 as bytes, 150 KB 1,200-1,310 against
+ * 840-1,030; no difference found at 2-100 KB, where text stays (one write,
+ * no Buffer made). docs/benchmarks-api.md, session 15.
+ */
+export const LARGE_BODY_CHARS = 64 * 1024;
 
 /**
  * A JSON body: text (built by PostgreSQL), a value to stringify, or a
@@ -62,12 +79,19 @@ export type JsonBody = { text: string } | { value: unknown } | { tagged: TaggedB
 
 export const JSON_TYPE = "application/json; charset=utf-8";
 
-/** A constant document's text with its tag, for an endpoint to return as `{ tagged }`: hashed once, not per request. */
+/**
+ * A body's text with its tag, hashed once: per answer, or once per process
+ * for a constant document an endpoint returns as `{ tagged }`. A large text
+ * is encoded once and both hashed and sent as those bytes; a smaller one is
+ * hashed as the string it is (node:http encodes it once more as it writes it).
+ */
 export function taggedBody(text: string): TaggedBody {
-  return { text, etag: strongEtag(text) };
+  if (text.length < LARGE_BODY_CHARS) return { body: text, etag: strongEtag(text) };
+  const bytes = Buffer.from(text, "utf8");
+  return { body: bytes, etag: strongEtag(bytes) };
 }
 
-/** The body's text and its tag, the text hashed as the string it is (node:http encodes it once more as it writes it). */
+/** The body as it is sent, and its tag. */
 export function tagBody(body: JsonBody): TaggedBody {
   if ("tagged" in body) return body.tagged;
   return taggedBody("text" in body ? body.text : jsonText(body.value));

@@ -115,6 +115,21 @@ describe("GET /v1/candles: includeEmpty=true", () => {
     expect(body.candles[1]).toEqual({ ...empty(T0 + 60, "0.00526315789473684211") });
   });
 
+  it("writes, without invert, in PostgreSQL the very bytes the rows rendered in JavaScript make", async () => {
+    const { chartCandlesInJs, listChartCandles } = await import("../../../lib/db/reads/chart-candles");
+    const decimalsCases = [undefined, { token: 9, payment: 6 }, { token: 0, payment: 18 }, { token: 6, payment: 6 }];
+    for (const includeEmpty of [true, false]) {
+      for (const decimals of decimalsCases) {
+        for (const window of [{ toTime: T0 + 300 }, { fromTime: T0 + 1, toTime: T0 + 200 }, { toTime: T0 - 1 }]) {
+          const q = { tokenMint: WSOL, paymentMint: USDC, resolution: 60, limit: 500, ...window };
+          const options = { includeEmpty, invert: false, decimals };
+          const label = JSON.stringify({ includeEmpty, decimals, window });
+          expect(await listChartCandles(database.db, q, options), label).toBe(await chartCandlesInJs(database.db, q, options));
+        }
+      }
+    }
+  });
+
   it("reads the candles key only: probes and ranges of candles, never fills", async () => {
     const { GAP_FILLED_STATEMENT } = await import("../../../lib/db/reads/chart-candles");
     const rows = await sql().unsafe(`explain ${GAP_FILLED_STATEMENT}`, [WSOL, USDC, 60, null, T0 + 300, 500]);

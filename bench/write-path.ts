@@ -27,7 +27,10 @@ import { log, ROOT } from "./harness";
 // A variant is `name=dir` (a migrations folder; `current` is drizzle/) with an
 // optional `+file.sql` run after it: WRITE_LAB_VARIANTS="before=/tmp/drizzle-0009,current=current".
 // WRITE_LAB_STATEMENTS=1 prints, for each variant's last run, the statements
-// that took the backend's time (pg_stat_statements, nested ones included).
+// that took the backend's time (pg_stat_statements, nested ones included) and
+// the JIT compilation they paid. WRITE_LAB_ADMIN_URL runs the lab on another
+// server on this machine (the embedded one has no JIT provider), e.g. a
+// PostgreSQL 15 started with pg_stat_statements preloaded.
 
 const STATEMENTS = process.env.WRITE_LAB_STATEMENTS === "1";
 const TRANSACTIONS = Number(process.env.WRITE_LAB_TRANSACTIONS ?? 20_000);
@@ -60,10 +63,12 @@ const backendCpuMs = (pid: number) => {
 const walLsn = async (sql: postgres.Sql) => (await sql<{ lsn: string }[]>`select pg_current_wal_lsn()::text as lsn`)[0]!.lsn;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
-const embedded = await startEmbeddedPostgres({ dataDir: path.join(ROOT, ".data/bench-write-path-pg"), persistent: false,
+const embedded = process.env.WRITE_LAB_ADMIN_URL ? null : await startEmbeddedPostgres({
+  dataDir: path.join(ROOT, ".data/bench-write-path-pg"),
+  persistent: false,
   settings: STATEMENTS ? ["-c", "shared_preload_libraries=pg_stat_statements", "-c", "pg_stat_statements.track=all"] : [],
 });
-const adminUrl = embedded.adminUrl;
+const adminUrl = process.env.WRITE_LAB_ADMIN_URL ?? embedded!.adminUrl;
 const quiet = pino({ level: "silent" });
 try {
   log(`building a ledger of ${TRANSACTIONS.toLocaleString()} transactions`);
@@ -140,6 +145,11 @@ try {
           from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())
           order by total_exec_time desc limit 25`;
         for (const t of top) console.log(`  ${v.name} ${String(t.ms).padStart(6)} ms ${String(t.calls).padStart(6)} calls  ${t.query}`);
+        const [jit] = await sql<{ statements: number; functions: number; ms: number }[]>`
+          select count(*) filter (where jit_functions > 0)::int as statements, coalesce(sum(jit_functions), 0)::int as functions,
+            round(coalesce(sum(jit_generation_time + jit_inlining_time + jit_optimization_time + jit_emission_time), 0))::int as ms
+          from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())`;
+        console.log(`  ${v.name} JIT: ${jit!.statements} statements compiled ${jit!.functions} functions in ${jit!.ms} ms`);
       }
       await sql.end();
       const entry = runs.get(v.name) ?? { backend: [], node: [], wal: [], digest: digests.join(" ") };
@@ -160,5 +170,5 @@ try {
     console.log(`${"".padEnd(24)} ${r.digest}`);
   }
 } finally {
-  await embedded.stop();
+  await embedded?.stop();
 }

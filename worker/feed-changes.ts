@@ -11,7 +11,11 @@ export function feedChanges(decoded: readonly DecodedTransaction[], fills: reado
   const lastTouch = new Map<string, number>();
   decoded.forEach((t, i) => t.events.forEach((e) => lastTouch.set(e.accounts.offer, i)));
   const fillsBySignature = new Map<string, NewFill[]>();
-  for (const f of fills) fillsBySignature.set(f.signature, [...(fillsBySignature.get(f.signature) ?? []), f]);
+  for (const f of fills) {
+    const list = fillsBySignature.get(f.signature);
+    if (list) list.push(f);
+    else fillsBySignature.set(f.signature, [f]);
+  }
   const changes: FeedChange[] = [];
   decoded.forEach((t, i) => {
     for (const f of (fillsBySignature.get(t.signature) ?? []).sort((a, b) => a.ixIndex - b.ixIndex)) {

@@ -29,7 +29,7 @@ export type FillOutcome = "recorded" | "duplicate" | "offer_missing";
  * Resolves to each fill's outcome, in the order given.
  */
 export function recordFills(sql: Writer, newFills: readonly NewFill[]): Pending<{ outcome: FillOutcome }[]> {
-  const rows = newFills.map((f, position) => ({ position, ...FILL_INSERT.row(f) }));
+  const rows = newFills.map((f, position) => FILL_INSERT.row(f, { position }));
   return sql<{ outcome: FillOutcome }[]>`
     with input as (
       select distinct on (signature, ix_index) *

@@ -15,8 +15,8 @@ export interface ConnectOptions {
   /**
    * Through a pooler in transaction mode (PgBouncer): no server-side prepared
    * statements (the next transaction may run on another server connection),
-   * and no statement_timeout startup parameter (PgBouncer refuses unknown
-   * ones): the pooler sets it on its server connections (deploy/pgbouncer.ini).
+   * and no statement_timeout or jit startup parameter (PgBouncer refuses unknown
+   * ones): the pooler sets them on its server connections (deploy/pgbouncer.ini).
    * Unprepared, a statement whose parameters are plain values still goes in
    * one round trip (patches/postgres+3.4.9.patch; docs/scale.md).
    */
@@ -30,6 +30,16 @@ export interface ConnectOptions {
  * to half a second at most keeps recovery as quick as the server's return.
  */
 const RECONNECT_BACKOFF = { baseMs: 50, maxMs: 500 };
+
+/**
+ * Every statement here is a short indexed read or a batch write: JIT never
+ * pays. It compiled none at 1 M offers / 5 M fills, but /v1/markets and the
+ * pair-day read plan at about 96,000-99,000, just under jit_above_cost
+ * (100,000); past it they compiled for 364 ms instead of 18 (docs/benchmarks.md,
+ * sixth pass). Pooled connections get it from PgBouncer's connect_query
+ * (deploy/pgbouncer.ini), which refuses unknown startup parameters.
+ */
+const DIRECT_SESSION = { jit: "off" } as const;
 
 export function connect(url: string, options: ConnectOptions = {}): Database {
   const client = postgres(url, {
@@ -47,6 +57,7 @@ export function connect(url: string, options: ConnectOptions = {}): Database {
     backoff: (retries: number) => backoffDelay(RECONNECT_BACKOFF, retries) / 1000,
     connection: {
       application_name: options.applicationName ?? "offer-book",
+      ...(options.pooled ? {} : DIRECT_SESSION),
       ...(options.statementTimeoutMs && !options.pooled ? { statement_timeout: options.statementTimeoutMs } : {}),
     },
   });

@@ -186,6 +186,18 @@ describe.skipIf(missing !== null && process.env.OFFER_BOOK_SCALE_ENGINES !== "re
     await until("the replica back in service", allServing(stack, 1), 60_000);
   });
 
+  it("sets the web's session through PgBouncer: a statement bound and JIT off on both pools", async () => {
+    for (const url of [stack.pooledUrl, stack.pooledReplicaUrl]) {
+      const sql = postgres(url, { max: 1, prepare: false, onnotice: () => {} });
+      try {
+        const [row] = await sql`select current_setting('jit') as jit, current_setting('statement_timeout') as timeout`;
+        expect(row, url).toEqual({ jit: "off", timeout: "10s" });
+      } finally {
+        await sql.end({ timeout: 5 });
+      }
+    }
+  });
+
   it("recovers from a PgBouncer restart and keeps answering with Redis stopped", async () => {
     await stack.restartPgbouncer();
     await until("reads through the restarted PgBouncer", async () => (await status(`${stack.webUrls[1]}/v1/offers?limit=5`)) === 200);

@@ -1,8 +1,8 @@
-import { openSync, readSync, readdirSync, readFileSync, statSync, closeSync } from "node:fs";
+import { openSync, readSync, readFileSync, statSync, closeSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { ScaleStack } from "../scripts/scale/topology";
-import { load } from "./harness";
+import { cpuSeconds, load } from "./harness";
 import { metric, percentile } from "./scale-probes";
 import { verdict, type Print } from "./scale-stream-drills";
 import { wrk, wrkInstalled } from "./wrk";
@@ -35,23 +35,15 @@ function logSince(file: string, from: number): string[] {
 function childrenCpu(parent: number | undefined): Map<number, number> {
   const cpu = new Map<number, number>();
   if (parent === undefined) return cpu;
-  let pids: string[] = [];
+  let children: string[] = [];
   try {
-    pids = readdirSync("/proc").filter((name) => /^\d+$/.test(name));
+    children = readFileSync(`/proc/${parent}/task/${parent}/children`, "utf8").split(" ").filter(Boolean);
   } catch {
     return cpu;
   }
-  for (const pid of pids) {
-    try {
-      // After the command's closing parenthesis: state, ppid, ... utime (14th field), stime (15th).
-      const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-      const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-      if (Number(fields[1]) !== parent) continue;
-      // Clock ticks: 100 a second on Linux.
-      cpu.set(Number(pid), (Number(fields[11]) + Number(fields[12])) / 100);
-    } catch {
-      // gone meanwhile
-    }
+  for (const child of children) {
+    const seconds = cpuSeconds(Number(child));
+    if (!Number.isNaN(seconds)) cpu.set(Number(child), seconds); // NaN: gone meanwhile
   }
   return cpu;
 }

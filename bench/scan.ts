@@ -8,7 +8,7 @@ import { migrateDatabase } from "../lib/db/migrate";
 import { sleep } from "../lib/resilience";
 import { createDatabaseIfMissing } from "../platform/postgres/resolve";
 import { startLocalCluster } from "../local/cluster";
-import { ensureBuild, log, ROOT, spawnServer, startNext } from "./harness";
+import { cpuSeconds, ensureBuild, log, ROOT, spawnServer, startNext } from "./harness";
 
 // npm run bench:scan — for each history size, the worker backfills a local
 // ledger of that many transactions into an empty database (transactions/s,
@@ -44,12 +44,6 @@ const RATE_TARGET = 2500;
 const CPU_TARGET_MS = 0.15;
 
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN;
-
-/** CPU time a process has used so far (user + system), in seconds. */
-function cpuSeconds(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ 100)
-}
 
 /**
  * CPU time of a PostgreSQL server so far, by kind of process: `backends`

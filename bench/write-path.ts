@@ -11,7 +11,7 @@ import { freePort, startEmbeddedPostgres } from "../platform/postgres/embedded";
 import { createDatabaseIfMissing } from "../platform/postgres/resolve";
 import { commitBatch, fetchBatch, type FetchedBatch } from "../worker/batch";
 import { createProgramRpc } from "../worker/rpc";
-import { log, ROOT } from "./harness";
+import { cpuSeconds, log, ROOT } from "./harness";
 
 // npm run bench:write-path — the write path's CPU alone, on a machine too
 // loaded for bench:scan's figures to compare runs: a ledger of
@@ -55,10 +55,7 @@ const DIGESTS: Record<string, string> = {
   makers: "select (select string_agg(row(a.*)::text, ',' order by resolution, bucket, maker, payment_mint) from maker_activity a), (select string_agg(row(f.*)::text, ',' order by offer_pda) from offer_first_fills f)",
 };
 
-const backendCpuMs = (pid: number) => {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-};
+const backendCpuMs = (pid: number) => cpuSeconds(pid) * 1000;
 /** The server's WAL position: the bytes a run writes are its work in rows and index entries, whatever the machine's load. */
 const walLsn = async (sql: postgres.Sql) => (await sql<{ lsn: string }[]>`select pg_current_wal_lsn()::text as lsn`)[0]!.lsn;
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;

@@ -39,14 +39,15 @@ export function recordsetColumns<T extends Table, const K extends keyof T["_"]["
   const columnNames = columns.map((c) => c.name);
   return {
     keys,
-    names: columns.map((c) => c.name).join(", "),
+    names: columnNames.join(", "),
     /** The names over a row aliased `alias`. */
     of: (alias: string) => columns.map((c) => `${alias}.${c.name}`).join(", "),
     definition: columns.map((c) => `${c.name} ${c.getSQLType()}`).join(", "),
     /**
      * A record keyed by column name: bigints as decimal strings, dates as ISO
-     * 8601, absent values null. `extra` (a position, say) comes first. Built
-     * by a loop: Object.fromEntries over a mapped array made two arrays per row.
+     * 8601, absent values null. `extra` (a position, say) comes first: it is
+     * the record, filled in and returned, so pass a fresh object. Built by a
+     * loop: Object.fromEntries over a mapped array made two arrays per row.
      */
     row(values: Partial<Record<K, unknown>>, extra?: Record<string, unknown>): Record<string, unknown> {
       const record: Record<string, unknown> = extra ?? {};

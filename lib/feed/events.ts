@@ -46,6 +46,24 @@ export function encodeFrame(lines: string): Uint8Array {
   return encoder.encode(lines);
 }
 
+/**
+ * Several events' frames as one chunk: a stream writes a page of events (a
+ * transaction's fill, offer and market changes) to its socket once, not once
+ * an event. One event's frame is returned as it is, not copied.
+ */
+export function joinFrames(events: readonly FeedEvent[]): Uint8Array {
+  if (events.length === 1) return events[0]!.frame;
+  let size = 0;
+  for (const event of events) size += event.frame.byteLength;
+  const joined = new Uint8Array(size);
+  let at = 0;
+  for (const event of events) {
+    joined.set(event.frame, at);
+    at += event.frame.byteLength;
+  }
+  return joined;
+}
+
 export function eventFrame(id: bigint, kind: string, payload: string): Uint8Array {
   return encodeFrame(`id: ${id}\nevent: ${kind}\ndata: ${payload}\n\n`);
 }

@@ -1,12 +1,15 @@
 import type postgres from "postgres";
 import { FEED_CHANNEL } from "../db/writes/feed";
-import { matches, type FeedEvent, type FeedFilter } from "./events";
+import { joinFrames, matches, type FeedEvent, type FeedFilter } from "./events";
 import { newestId, PAGE_SIZE, readAfter } from "./log";
 
 export interface FeedSubscriber {
   filter: FeedFilter;
-  /** Called in id order with each matching event; must not throw. */
-  deliver(event: FeedEvent): void;
+  /**
+   * Called once a page of the log with the page's matching events (in id
+   * order, at least one) and their frames joined in one chunk; must not throw.
+   */
+  deliver(events: readonly FeedEvent[], frames: Uint8Array): void;
 }
 
 export interface HubOptions {
@@ -103,9 +106,9 @@ export class FeedHub {
         this.again = false;
         for (;;) {
           const events = await readAfter(this.sql, this.last);
-          for (const event of events) {
-            this.last = event.id;
-            for (const s of this.subscribers) if (matches(event, s.filter)) s.deliver(event);
+          if (events.length > 0) {
+            this.last = events.at(-1)!.id;
+            this.fanOut(events);
           }
           if (events.length < PAGE_SIZE) break;
         }
@@ -119,6 +122,22 @@ export class FeedHub {
       this.retry.unref?.();
     } finally {
       this.reading = false;
+    }
+  }
+
+  /**
+   * A page to every subscriber it matches, as one chunk each: with a
+   * thousand streams, a write per event per stream cost the web process more
+   * than everything else in a delivery (docs/scale.md). Streams that take
+   * the whole page (no filter, the usual case) share one joined chunk.
+   */
+  private fanOut(events: readonly FeedEvent[]): void {
+    let whole: Uint8Array | null = null;
+    for (const s of this.subscribers) {
+      const taken = events.filter((event) => matches(event, s.filter));
+      if (taken.length === 0) continue;
+      const frames = taken.length === events.length ? (whole ??= joinFrames(events)) : joinFrames(taken);
+      s.deliver(taken, frames);
     }
   }
 

@@ -1,5 +1,5 @@
 import type postgres from "postgres";
-import { encodeFrame, type FeedEvent, type FeedFilter } from "./events";
+import { encodeFrame, joinFrames, type FeedEvent, type FeedFilter } from "./events";
 import type { FeedHub } from "./hub";
 import { newestId, PAGE_SIZE, readMatching, type FeedPage } from "./log";
 
@@ -89,10 +89,13 @@ export async function openFeedStream(hub: FeedHub, sql: postgres.Sql, options: S
       // already closed by the reader's cancel
     }
   };
-  const sendEvent = (event: FeedEvent) => {
-    if (closed || event.id <= lastSent) return;
-    lastSent = event.id;
-    controller.enqueue(event.frame);
+  /** Events in id order, each once: those at or below lastSent were already sent; the rest go in one chunk. */
+  const send = (events: readonly FeedEvent[], joined?: Uint8Array) => {
+    if (closed || events.length === 0) return;
+    const fresh = events[0]!.id > lastSent ? events : events.filter((event) => event.id > lastSent);
+    if (fresh.length === 0) return;
+    lastSent = fresh.at(-1)!.id;
+    controller.enqueue(fresh === events && joined ? joined : joinFrames(fresh));
   };
   const buffer = (event: FeedEvent) => {
     buffered.push(event);
@@ -130,7 +133,7 @@ export async function openFeedStream(hub: FeedHub, sql: postgres.Sql, options: S
           page = await readMatching(sql, lastSent, filter);
           if (resetReason(lastSent, page)) return cutOff(); // pruned under a very slow reader: told when it resumes
         }
-        for (const event of page.events) sendEvent(event);
+        send(page.events);
         const caughtUp = page.events.length < PAGE_SIZE && !dropped;
         page = null;
         if (closed) return;
@@ -139,7 +142,7 @@ export async function openFeedStream(hub: FeedHub, sql: postgres.Sql, options: S
         const pending = buffered;
         buffered = [];
         bufferedBytes = 0;
-        for (const event of pending) deliverLive(event);
+        deliverLive(pending);
         return;
       }
     } catch {
@@ -147,9 +150,12 @@ export async function openFeedStream(hub: FeedHub, sql: postgres.Sql, options: S
       onAbort();
     }
   };
-  const deliverLive = (event: FeedEvent) => {
-    if (!live) return buffer(event);
-    sendEvent(event);
+  const deliverLive = (events: readonly FeedEvent[], joined?: Uint8Array) => {
+    if (!live) {
+      for (const event of events) buffer(event);
+      return;
+    }
+    send(events, joined);
     if (!closed && (controller.desiredSize ?? 0) < 0) {
       // The reader fell behind: from here it is served from the log, at its own pace.
       live = false;
@@ -159,8 +165,8 @@ export async function openFeedStream(hub: FeedHub, sql: postgres.Sql, options: S
 
   const unsubscribe = hub.subscribe({
     filter,
-    deliver: (event) => {
-      if (!closed) deliverLive(event);
+    deliver: (events, frames) => {
+      if (!closed) deliverLive(events, frames);
     },
   });
 

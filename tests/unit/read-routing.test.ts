@@ -27,10 +27,16 @@ function fake(position: () => { newest: number; lag: number }, fail?: () => Erro
 
 const coded = (code: string) => Object.assign(new Error(code), { code });
 
+/** Resolves once the router's view of its replica passes `seen` (polled every 10 ms): a condition, not a guess at the poll's time. */
+async function until(router: ReadRouter, seen: (position: ReturnType<ReadRouter["positions"]>[number]) => boolean): Promise<void> {
+  while (!seen(router.positions()[0]!)) await new Promise((r) => setTimeout(r, 5));
+}
+
+/** A router over one replica that has answered its first poll. */
 async function routerWith(replica: Fake, primary: Fake, watermark: { id: bigint }) {
   const router = new ReadRouter({ primary: primary.sql, replicas: [{ name: "r", sql: replica.sql }], maxLagMs: 1000, pollMs: 10, watermark: () => watermark.id });
   router.start();
-  await new Promise((r) => setTimeout(r, 30));
+  await until(router, (p) => p.up);
   return router;
 }
 
@@ -69,7 +75,7 @@ describe("ReadRouter", () => {
     const router = await routerWith(replica, primary, { id: 1n });
     await router.client()`select d`;
     state.lag = 0;
-    await new Promise((r) => setTimeout(r, 40));
+    await until(router, (p) => !p.lagging);
     await router.client()`select e`;
     expect(primary.ran).toEqual(["select d"]);
     expect(replica.ran).toEqual(["select e"]);
@@ -88,7 +94,7 @@ describe("ReadRouter", () => {
     expect(primary.ran).toEqual(["select f", "select g"]);
     error = coded("42P01");
     // Out after the refused connection, back once a poll answers.
-    while (!router.positions()[0]!.up) await new Promise((r) => setTimeout(r, 5));
+    await until(router, (p) => p.up);
     await expect(router.client()`select h`).rejects.toThrow("42P01");
     router.stop();
   });

@@ -78,6 +78,16 @@ export interface OfferClose {
   signature: string | null;
 }
 
+// OFFER_KEYS_NOTE: endOffers, closeOffers and recordFills (./fills.ts) name
+// their offers twice, joined to their recordset and as `o.pda = any(pdas)`.
+// The planner takes a recordset for 100 rows and an offers table of fewer
+// than some 40,000 rows (or the 10 it guesses for a state or closed_at it has
+// no statistics of yet, as in a backfill into a fresh database) as cheaper to
+// read whole than to probe 100 times; the array leads it to the primary key
+// at any size. The results are the same rows. endOffers compares the state
+// as text: as an enum it led the planner to offers_state_created_idx, every
+// active offer, which it guesses at 10 rows before any statistics.
+
 /**
  * cancel_offer / expire_offer, many at once: an active offer ends. Idempotent:
  * an offer that already left the active state, or whose row reflects a later
@@ -85,6 +95,7 @@ export interface OfferClose {
  */
 export function endOffers(sql: Writer, ends: readonly OfferEnd[]) {
   const rows = ends.map((e, position) => ({ pda: e.pda, state: e.state, slot: e.slot.toString(), signature: e.signature, position }));
+  const pdas = [...new Set(ends.map((e) => e.pda))];
   return sql<{ pda: string }[]>`
     update offers o set state = e.state, ended_signature = e.signature, last_slot = greatest(o.last_slot, e.slot)
     from (
@@ -93,7 +104,7 @@ export function endOffers(sql: Writer, ends: readonly OfferEnd[]) {
         as e(pda text, state offer_state, slot bigint, signature text, position integer)
       order by pda, position
     ) e
-    where o.pda = e.pda and o.state = 'active' and (o.account_slot is null or o.account_slot < e.slot)
+    where o.pda = e.pda and o.pda = any(${pdas}::text[]) and o.state::text = 'active' and (o.account_slot is null or o.account_slot < e.slot)
     returning o.pda`;
 }
 
@@ -110,6 +121,7 @@ export function closeOffers(sql: Writer, closes: readonly OfferClose[]) {
     signature: c.signature,
     position,
   }));
+  const pdas = [...new Set(closes.map((c) => c.pda))];
   return sql<{ pda: string }[]>`
     update offers o set closed_at = c.closed_at, closed_signature = c.signature, last_slot = greatest(o.last_slot, c.slot)
     from (
@@ -118,7 +130,7 @@ export function closeOffers(sql: Writer, closes: readonly OfferClose[]) {
         as c(pda text, closed_at timestamptz, slot bigint, signature text, position integer)
       order by pda, position
     ) c
-    where o.pda = c.pda and o.closed_at is null
+    where o.pda = c.pda and o.pda = any(${pdas}::text[]) and o.closed_at is null
     returning o.pda`;
 }
 

@@ -1,6 +1,7 @@
 import bs58 from "bs58";
 import { randomBytes } from "node:crypto";
 import type postgres from "postgres";
+import { startTokenStandin, type TokenStandin } from "../local/tokens/index";
 
 // Bench data, generated set-based in SQL: addresses that the API validates
 // (makers, takers, mints, offer pdas) are real 32-byte base58 keys made here
@@ -17,6 +18,29 @@ export const PAYMENT_MINTS = [
   "Es9vMFrzaCERmJfrF4H2FYD4KCoNkY11McCe8BenwNYB",
   "So11111111111111111111111111111111111111112",
 ];
+
+/**
+ * The token provider the bench gives the web (bench/api.ts, bench/api-profile.ts):
+ * a stand-in that knows every bench mint, tokens of 9 decimals and payments
+ * of 6 (as bench/bare-adapters.ts gives the bare server), for the adapters'
+ * and units=human's decimals. Without a limit of its own: at its default (30
+ * calls a minute, Jupiter's keyless tier) the webs' first look-ups (one call
+ * per few mints, both webs against one stand-in) drew 429s, the token service
+ * paused its calls for a minute and the web answered 503 to the mints not yet
+ * cached. benchTokenEnv is the web's side of it.
+ */
+export function startBenchTokenStandin(tokenMints: readonly string[]): Promise<TokenStandin> {
+  return startTokenStandin({
+    limit: 1_000_000,
+    extraTokens: [
+      ...tokenMints.map((mint) => ({ mint, symbol: "BENCH", name: "Bench token", decimals: 9 })),
+      ...PAYMENT_MINTS.map((mint) => ({ mint, symbol: "PAY", name: "Bench payment", decimals: 6 })),
+    ],
+  });
+}
+
+/** The web's environment for the stand-in at `url`: its own call budget high enough never to pause. */
+export const benchTokenEnv = (url: string) => ({ TOKEN_API_URL: url, TOKEN_API_RPM: "100000" });
 
 const keys = (n: number) => Array.from({ length: n }, () => bs58.encode(randomBytes(32)));
 

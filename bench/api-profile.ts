@@ -2,7 +2,9 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import postgres from "postgres";
 import { freePort } from "../platform/postgres/embedded";
+import { benchTokenEnv, startBenchTokenStandin } from "./api-data";
 import { cpuSeconds, load, log, NEXT_BIN, ROOT } from "./harness";
 
 // npm run bench:api-profile — where the web process's CPU goes on one /v1
@@ -17,6 +19,8 @@ import { cpuSeconds, load, log, NEXT_BIN, ROOT } from "./harness";
 // handlers under Next's router: what the launcher did for every /v1 request
 // before the route table).
 // DATABASE_URL: the database to read (bench/api.ts's, e.g. offer_book_bench).
+// The web gets bench/api.ts's token stand-in (every bench mint's decimals), so
+// that the adapters and units=human answer as they do in bench:api.
 // PROFILE_PATH: the URL path and query to load (default /v1/fills).
 // PROFILE_SECONDS: seconds of load (default 10).
 // PROFILE_SERVERS: which to run, comma-separated (default web,bare,next).
@@ -103,10 +107,16 @@ async function profile(label: string, args: string[], env: Record<string, string
   for (const [name, n] of [...functions].sort((a, b) => b[1] - a[1]).slice(0, TOP)) console.log(`    ${pct(n)}  ${name}`);
 }
 
-const env = { DATABASE_URL: process.env.DATABASE_URL ?? "", DATABASE_POOL_SIZE: "10" };
-if (!env.DATABASE_URL) throw new Error("set DATABASE_URL to the bench's database (bench/api.ts makes offer_book_bench)");
+const DATABASE_URL = process.env.DATABASE_URL ?? "";
+if (!DATABASE_URL) throw new Error("set DATABASE_URL to the bench's database (bench/api.ts makes offer_book_bench)");
+const sql = postgres(DATABASE_URL, { max: 1 });
+const tokenMints = (await sql`select distinct token_mint as v from offers`).map((r) => String(r.v));
+await sql.end();
+const provider = await startBenchTokenStandin(tokenMints);
+const env = { DATABASE_URL, DATABASE_POOL_SIZE: "10", ...benchTokenEnv(provider.url) };
 log(`profiling GET ${TARGET} for ${SECONDS} s each`);
 if (SERVERS.has("web")) await profile("web launcher (scripts/web.mjs)", [path.join(ROOT, "scripts/web.mjs")], env);
 if (SERVERS.has("bare")) await profile("bare node:http + postgres (bench/bare-main.ts)", ["--import", "tsx", path.join(ROOT, "bench/bare-main.ts")], env);
 if (SERVERS.has("next")) await profile("next start (route handlers under Next's router)", [NEXT_BIN, "start", "-H", "127.0.0.1"], env);
+await provider.stop();
 process.exit(0);

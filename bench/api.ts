@@ -7,8 +7,7 @@ import { freePort, startEmbeddedPostgres } from "../platform/postgres/embedded";
 import { migrateDatabase } from "../lib/db/migrate";
 import { createDatabaseIfMissing } from "../platform/postgres/resolve";
 import { markLapsedOffers } from "../lib/db/writes/offers";
-import { FILLS, generate, OFFERS, PAYMENT_MINTS, recordScan } from "./api-data";
-import { startTokenStandin } from "../local/tokens/index";
+import { benchTokenEnv, FILLS, generate, OFFERS, PAYMENT_MINTS, recordScan, startBenchTokenStandin } from "./api-data";
 import { cpuSeconds, ensureBuild, idleCpuRates, load, loadDownloads, log, ROOT, spawnServer, startNext, type Load } from "./harness";
 
 // npm run bench:api — the /v1 endpoints under load at 32 connections through
@@ -217,19 +216,9 @@ async function main() {
     const binary = node24();
     return binary ? [{ label: "node24", binary }] : [];
   })()];
-  // units=human reads the mints' decimals through the token service: a stand-in that knows every bench mint.
-  // Without a limit of its own: at its default (30 calls a minute, Jupiter's keyless tier) the webs' first
-  // look-ups (one call per few mints, both webs against one stand-in) drew 429s, the token service paused
-  // its calls for a minute and the web answered 503 to the mints not yet cached (the "errors" of Node 24's
-  // units=human rows: Node 20's web had spent the window). TOKEN_API_RPM below is the web's side of it.
-  const provider = await startTokenStandin({
-    limit: 1_000_000,
-    extraTokens: [
-      ...s.tokens.map((mint) => ({ mint, symbol: "BENCH", name: "Bench token", decimals: 9 })),
-      ...PAYMENT_MINTS.map((mint) => ({ mint, symbol: "PAY", name: "Bench payment", decimals: 6 })),
-    ],
-  });
-  const common = { DATABASE_URL: db.url, DATABASE_POOL_SIZE: "10", LOG_LEVEL: "warn", TOKEN_API_URL: provider.url, TOKEN_API_RPM: "100000" };
+  // units=human and the adapters read the mints' decimals through the token service: a stand-in that knows every bench mint.
+  const provider = await startBenchTokenStandin(s.tokens);
+  const common = { DATABASE_URL: db.url, DATABASE_POOL_SIZE: "10", LOG_LEVEL: "warn", ...benchTokenEnv(provider.url) };
   const servers = [];
   for (const node of nodes) {
     const port = await freePort();

@@ -4,18 +4,43 @@ import { tokenApiError } from "./http/token-errors";
 import { tokenService } from "./services";
 
 /**
+ * Decimals this process has been told, by mint. A mint's decimals never
+ * change (the token service keeps the chain's for good too), so a known one
+ * is not asked again: /v1/coingecko/tickers names some 50 mints an answer,
+ * and the token service's look-up (its cache entries, a promise and a metric
+ * per mint) was about a tenth of the web's own work on it. Bounded like the
+ * token cache's parsed entries: emptied when full.
+ */
+const KNOWN_DECIMALS_MAX = 50_000;
+let knownDecimals = new Map<string, number>();
+
+/**
  * The mints' decimals for the aggregator adapters, from the token service
  * (provider, then chain), as /v1/candles?units=human reads them; a mint
- * neither knows is absent from the map. A provider failure is the API's 502/503.
+ * neither knows is absent from the map (and asked again next time). A
+ * provider failure is the API's 502/503.
  */
 export const mintDecimals: DecimalsOf = async (mints) => {
-  if (mints.length === 0) return new Map();
+  const found = new Map<string, number>();
+  const unknown: string[] = [];
+  for (const mint of mints) {
+    const d = knownDecimals.get(mint);
+    if (d === undefined) unknown.push(mint);
+    else found.set(mint, d);
+  }
+  if (unknown.length === 0) return found;
   const decimals = await tokenService()
-    .decimals(mints)
+    .decimals(unknown)
     .catch((error: unknown) => {
       throw tokenApiError(error);
     });
-  return new Map([...decimals].flatMap(([mint, d]) => (d == null ? [] : [[mint, d] as const])));
+  if (knownDecimals.size + decimals.size > KNOWN_DECIMALS_MAX) knownDecimals = new Map();
+  for (const [mint, d] of decimals) {
+    if (d == null) continue;
+    found.set(mint, d);
+    knownDecimals.set(mint, d);
+  }
+  return found;
 };
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { reciprocal, RECIPROCAL_SIGNIFICANT_DIGITS, shiftDecimal } from "../../lib/program/decimal";
+import { formatDecimal, parseDecimal, reciprocal, RECIPROCAL_SIGNIFICANT_DIGITS, shiftDecimal } from "../../lib/program/decimal";
 
 // The chart options' arithmetic (GET /v1/candles units=human, invert=true):
 // a shift is exact; a reciprocal is the one rounding, to 18 significant
@@ -15,6 +15,32 @@ describe("shiftDecimal", () => {
     ["1.999999999", 12, "1999999999000"],
   ])("%s × 10^%i = %s", (text, places, expected) => {
     expect(shiftDecimal(text, places)).toBe(expected);
+  });
+
+  // It moves the point as characters; the text is the one the parsed value formats to, errors included.
+  it("writes what formatDecimal writes of the parsed value, for any sign, zeros and point", () => {
+    const viaBigInt = (text: string, places: number) => {
+      const d = parseDecimal(text);
+      return formatDecimal({ mantissa: d.mantissa, exponent: d.exponent + places });
+    };
+    const outcome = (f: () => string) => {
+      try {
+        return f();
+      } catch (error) {
+        return `throws ${(error as Error).message}`;
+      }
+    };
+    const texts = ["0", "00", "0.0", ".5", "5.", "-0", "+0", "-0.000", "  12.50 ", "-.5", "+1.2300", "1000", "0.000100", ".", "", "-", "1e5", "1.2.3"];
+    for (const whole of ["", "0", "7", "100", "0070", "18446744073709551615"]) {
+      for (const fraction of [undefined, "", "0", "5", "050", "000001", "123456789012345678"]) {
+        for (const sign of ["", "-", "+"]) texts.push(`${sign}${whole}${fraction === undefined ? "" : `.${fraction}`}`);
+      }
+    }
+    for (const text of texts) {
+      for (const places of [0, 1, -1, 3, -6, -9, 12, -18, 30, -30, 2.5]) {
+        expect(outcome(() => shiftDecimal(text, places)), `${JSON.stringify(text)} × 10^${places}`).toBe(outcome(() => viaBigInt(text, places)));
+      }
+    }
   });
 });
 

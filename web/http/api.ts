@@ -1,6 +1,7 @@
 import { InvalidCursorError } from "../../lib/db/reads/cursor";
 import { isDatabaseUnreachable } from "../../lib/resilience";
 import type { ApiRequest, Endpoint, ErrorShape, RequestHeaders, StreamReply } from "./endpoint";
+import { BodyTagMemo } from "./body-memo";
 import { ApiError, invalidParameter } from "./errors";
 import { parsePathParam, parseQuery } from "./params";
 import { rateLimitHeaders, type RateDecision, type RateLimiter } from "./rate-limit";
@@ -115,6 +116,7 @@ const isStream = (reply: object): reply is StreamReply => "stream" in reply;
 
 export function createApi(deps: ApiDeps) {
   const memo = processRevalidationMemo();
+  const bodies = new BodyTagMemo();
 
   /**
    * Takes one request off the client's budget: the headers saying what is
@@ -168,8 +170,8 @@ export function createApi(deps: ApiDeps) {
       const reply = await retryOnceIfUnavailable(() => endpoint.answer({ query, params, request }));
       // The stream spent the budget as any read does, and says so.
       if (isStream(reply)) return { status: 200, headers: { ...reply.headers, ...budget }, body: reply.stream };
-      // Tagged once per body (a constant document once per process): the writers derive each coding's tag from it.
-      const { body, etag } = tagBody(reply);
+      // Tagged once per body (a constant document once per process, an unchanged one once per URL): the writers derive each coding's tag from it.
+      const { body, etag } = tagBody(reply, (text) => bodies.tag(target, text));
       if (changes !== null) memo.remember(target, { etag, cache: endpoint.cache, route: endpoint.path }, changes);
       if (ifNoneMatchHits(ifNoneMatch, etag)) return notModified(etag, endpoint.cache, budget);
       return { status: 200, headers: { "content-type": JSON_TYPE, "cache-control": endpoint.cache, ...CORS_ORIGIN, ...budget, etag }, body };

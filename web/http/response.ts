@@ -91,10 +91,10 @@ export function taggedBody(text: string): TaggedBody {
   return { body: bytes, etag: strongEtag(bytes) };
 }
 
-/** The body as it is sent, and its tag. */
-export function tagBody(body: JsonBody): TaggedBody {
+/** The body as it is sent, and its tag; `tag` tags a text (web/http/body-memo.ts reuses an unchanged one's). */
+export function tagBody(body: JsonBody, tag: (text: string) => TaggedBody = taggedBody): TaggedBody {
   if ("tagged" in body) return body.tagged;
-  return taggedBody("text" in body ? body.text : jsonText(body.value));
+  return tag("text" in body ? body.text : jsonText(body.value));
 }
 
 /**

@@ -90,12 +90,12 @@ export async function proxyCache(stack: ScaleStack, print: Print): Promise<void>
     .map((line) => Number(line.slice(line.lastIndexOf(" ") + 1)) * 1000);
   const windows = Math.ceil(CACHE_S / 2);
   const ratio = 1 - origin / result.requests;
-  print(`proxy cache (32 connections, one URL, s-maxage 2 s, ${CACHE_S} s, ${client}): ${result.requests} answers (${result.rps.toFixed(0)}/s, ${result.errors} errors), ${origin} reached the origin (${windows} windows), ${(ratio * 100).toFixed(2)}% from cache, p50 ${result.p50} ms, p99 ${result.p99} ms — ${verdict(origin <= windows + 1 && ratio >= 0.95 && result.p99 < 10)} (target ≤ one per window + 1, ≥ 95%, p99 < 10 ms)`);
+  print(`proxy cache (32 connections, one URL, s-maxage 2 s, ${CACHE_S} s, ${client}): ${result.requests} answers (${result.rps.toFixed(0)}/s, ${result.errors} errors), ${origin} reached the origin (${windows} windows), ${(ratio * 100).toFixed(2)}% from cache, p50 ${result.p50.toFixed(2)} ms, p99 ${result.p99.toFixed(2)} ms — ${verdict(origin <= windows + 1 && ratio >= 0.95 && result.p99 < 10)} (target ≤ one per window + 1, ≥ 95%, p99 < 10 ms)`);
   print(`  nginx's own time for the same ${nginxMs.length} requests: p50 ${percentile(nginxMs, 50).toFixed(0)} ms, p99 ${percentile(nginxMs, 99).toFixed(0)} ms, max ${percentile(nginxMs, 100).toFixed(0)} ms; the bench's process used ${(clientCpu * 100).toFixed(0)}% of a core, nginx's processes ${nginxCpu.map((c) => `${(c * 100).toFixed(0)}%`).join(", ") || "?"}; load average ${os.loadavg().map((l) => l.toFixed(1)).join(" ")} on ${os.cpus().length} cores`);
   if (client === "wrk") {
     const cold = "/v1/offers?limit=19&status=open&sort=created";
     const first = await wrk(`${stack.proxyUrl}${cold}`, 5, 32, { "accept-encoding": "gzip" });
-    print(`  first fill (informational): 32 connections on a URL not yet cached, 5 s: ${first.requests} answers, p50 ${first.p50} ms, p99 ${first.p99} ms (the connections that wait on nginx's cache lock while one fills it; nginx looks at the lock every 500 ms)`);
+    print(`  first fill (informational): 32 connections on a URL not yet cached, 5 s: ${first.requests} answers, p50 ${first.p50.toFixed(2)} ms, p99 ${first.p99.toFixed(2)} ms (the connections that wait on nginx's cache lock while one fills it; nginx looks at the lock every 500 ms)`);
   }
   const a = await fetch(`${stack.proxyUrl}${hot}`, { headers: { "x-forwarded-for": "203.0.113.9", "accept-encoding": "gzip" } });
   await a.arrayBuffer();

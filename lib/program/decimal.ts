@@ -14,14 +14,20 @@ export function pow10(n: number): bigint {
 
 const DECIMAL_PATTERN = /^([+-]?)(\d*)(?:\.(\d*))?$/;
 
-/** Parses "123", "-0.0015", ".5"; no exponents, no separators. Throws on anything else. */
-export function parseDecimal(text: string): Decimal {
+/** The sign and the digits either side of the point of "123", "-0.0015", ".5"; no exponents, no separators. Throws on anything else. */
+function decimalParts(text: string): { negative: boolean; whole: string; fraction: string } {
   const match = DECIMAL_PATTERN.exec(text.trim());
   const whole = match?.[2] ?? "";
   const fraction = match?.[3] ?? "";
   if (!match || whole.length + fraction.length === 0) throw new Error(`not a decimal number: "${text}"`);
+  return { negative: match[1] === "-", whole, fraction };
+}
+
+/** Parses "123", "-0.0015", ".5"; no exponents, no separators. Throws on anything else. */
+export function parseDecimal(text: string): Decimal {
+  const { negative, whole, fraction } = decimalParts(text);
   const magnitude = BigInt(whole + fraction || "0");
-  return normalizeDecimal({ mantissa: match[1] === "-" ? -magnitude : magnitude, exponent: -fraction.length });
+  return normalizeDecimal({ mantissa: negative ? -magnitude : magnitude, exponent: -fraction.length });
 }
 
 /** Strips trailing zeros from the mantissa, so each value has one representation. */
@@ -39,15 +45,15 @@ export function normalizeDecimal(d: Decimal): Decimal {
 export function formatDecimal(d: Decimal): string {
   const { mantissa, exponent } = normalizeDecimal(d);
   const negative = mantissa < 0n;
-  const digits = (negative ? -mantissa : mantissa).toString();
-  let text: string;
-  if (exponent >= 0) text = digits + "0".repeat(exponent);
-  else {
-    const places = -exponent;
-    const padded = digits.padStart(places + 1, "0");
-    text = `${padded.slice(0, padded.length - places)}.${padded.slice(padded.length - places)}`;
-  }
+  const text = placeDigits((negative ? -mantissa : mantissa).toString(), exponent);
   return negative ? `-${text}` : text;
+}
+
+/** Digits (no leading zero, no trailing zero) × 10^exponent as unsigned decimal text: zeros added, or the point put in. */
+function placeDigits(digits: string, exponent: number): string {
+  if (exponent >= 0) return digits + "0".repeat(exponent);
+  const padded = digits.padStart(1 - exponent, "0");
+  return `${padded.slice(0, padded.length + exponent)}.${padded.slice(padded.length + exponent)}`;
 }
 
 /**
@@ -63,25 +69,15 @@ export function shiftDecimal(text: string, places: number): string {
     const d = parseDecimal(text);
     return formatDecimal({ mantissa: d.mantissa, exponent: d.exponent + places });
   }
-  const match = DECIMAL_PATTERN.exec(text.trim());
-  const whole = match?.[2] ?? "";
-  const fraction = match?.[3] ?? "";
-  if (!match || whole.length + fraction.length === 0) throw new Error(`not a decimal number: "${text}"`);
+  const { negative, whole, fraction } = decimalParts(text);
   const all = whole + fraction;
   let first = 0;
   while (first < all.length && all.charCodeAt(first) === 48) first++;
   if (first === all.length) return "0";
   let end = all.length;
   while (all.charCodeAt(end - 1) === 48) end--;
-  const digits = all.slice(first, end);
-  const exponent = all.length - end - fraction.length + places;
-  let shifted: string;
-  if (exponent >= 0) shifted = digits + "0".repeat(exponent);
-  else {
-    const padded = digits.padStart(1 - exponent, "0");
-    shifted = `${padded.slice(0, padded.length + exponent)}.${padded.slice(padded.length + exponent)}`;
-  }
-  return match[1] === "-" ? `-${shifted}` : shifted;
+  const shifted = placeDigits(all.slice(first, end), all.length - end - fraction.length + places);
+  return negative ? `-${shifted}` : shifted;
 }
 
 /**

@@ -8,13 +8,14 @@ import { migrateDatabase } from "../lib/db/migrate";
 import { createDatabaseIfMissing } from "../platform/postgres/resolve";
 import { markLapsedOffers } from "../lib/db/writes/offers";
 import { benchTokenEnv, FILLS, generate, OFFERS, PAYMENT_MINTS, recordScan, startBenchTokenStandin } from "./api-data";
-import { cpuSeconds, ensureBuild, idleCpuRates, load, loadDownloads, log, ROOT, spawnServer, startNext, type Load } from "./harness";
+import { cpuSeconds, ensureBuild, idleCpuRates, load, loadDownloads, loadPaired, log, ROOT, spawnServer, startNext, type Load } from "./harness";
 
 // npm run bench:api — the /v1 endpoints under load at 32 connections through
 // the web launcher (scripts/web.mjs, as `npm run web`) on Node 20 and on Node
 // 24, each beside a bare node:http + postgres server on the same Node running
-// the same lib/ query; then each at one connection, whose p50 is the latency
-// without queueing; then 304 answers (If-None-Match) against full ones; then
+// the same lib/ query (web and bare in turn, BENCH_ROUNDS slices each, default
+// 3); then both at one connection each, asked in turn request by request, whose
+// p50 is the latency without queueing; then 304 answers (If-None-Match) against full ones; then
 // each process's RSS right after the load and once quiet (BENCH_QUIET_SECONDS,
 // default 10: the web gives a load's memory back once quiet, as V8's own
 // memory reducer does on Node 20; platform/idle-memory.ts). The targets (issue 19) are printed per
@@ -47,6 +48,18 @@ const SOLO_SECONDS = Math.max(2, Math.round(SECONDS / 4));
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
 const QUIET_SECONDS = Number(process.env.BENCH_QUIET_SECONDS ?? 10);
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 10);
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
+
+/** A load's figures with the server's CPU a request (µs), raw and net of its idle rate. */
+type Measured = Load & { cpu: number; net: number };
+
+/** Slices of equal length as one measure: req/s averaged, CPU a request weighted by each slice's requests. */
+function combined(slices: Measured[]): Measured {
+  const requests = slices.reduce((sum, x) => sum + x.requests, 0);
+  const weighted = (key: "cpu" | "net") => slices.reduce((sum, x) => sum + x[key] * x.requests, 0) / requests;
+  const mean = (key: "rps" | "p50" | "p99") => slices.reduce((sum, x) => sum + x[key], 0) / slices.length;
+  return { rps: mean("rps"), requests, p50: mean("p50"), p99: mean("p99"), errors: slices.reduce((sum, x) => sum + x.errors, 0), cpu: weighted("cpu"), net: weighted("net") };
+}
 
 async function database(): Promise<{ url: string; stop: () => Promise<void> }> {
   let adminUrl = process.env.BENCH_DATABASE_URL;
@@ -241,7 +254,8 @@ async function main() {
     log(`${server.label} idle CPU over ${IDLE_SECONDS} s: web ${idle[2 * i]!.toFixed(1)} ms/s, bare ${idle[2 * i + 1]!.toFixed(1)} ms/s (net cpu columns: less these)`);
   }
   log(
-    `${SECONDS} s per endpoint and server at ${CONNECTIONS} connections, then ${SOLO_SECONDS} s at 1 (p50@1), through scripts/web.mjs on ` +
+    `${SECONDS} s per endpoint and server at ${CONNECTIONS} connections (${ROUNDS} slices each, in turn), then ${2 * SOLO_SECONDS} s ` +
+      `at 1 connection each, asked in turn (p50@1), through scripts/web.mjs on ` +
       `${servers.map((x) => x.version).join(" and ")}; naive SUM over ${FILLS.toLocaleString()} fills: ${s.naiveMs.toFixed(0)} ms`,
   );
   const ms = (v: number) => (v < 10 ? v.toFixed(1) : v.toFixed(0)).padStart(5);
@@ -259,7 +273,7 @@ async function main() {
     headersByPath?: ReadonlyMap<string, Record<string, string>>,
     seconds = SECONDS,
     streamed = false,
-  ): Promise<Load & { cpu: number; net: number }> => {
+  ): Promise<Measured> => {
     const before = cpuSeconds(pid);
     const started = performance.now();
     const result = streamed ? await loadDownloads(url, paths, seconds, CONNECTIONS) : await load(url, paths, seconds, CONNECTIONS, {}, headersByPath);
@@ -279,15 +293,22 @@ async function main() {
       const list = !SINGLE.has(name);
       // A streamed answer (CSV) is downloaded with fetch: autocannon does not count it.
       const streamed = name.includes("CSV");
-      const run = (url: string, seconds: number, connections = CONNECTIONS) =>
-        streamed ? loadDownloads(url, paths, seconds, connections) : load(url, paths, seconds, connections);
+      const run = (url: string, seconds: number) => (streamed ? loadDownloads(url, paths, seconds, CONNECTIONS) : load(url, paths, seconds, CONNECTIONS));
       for (const server of servers) {
         await run(server.url, WARMUP_SECONDS); // warm the route's code paths and the buffer cache
-        const result = await measure(server.url, server.child.pid, paths, undefined, SECONDS, streamed);
-        const solo = await run(server.url, SOLO_SECONDS, 1);
         await run(server.bareUrl, WARMUP_SECONDS);
-        const bare = await measure(server.bareUrl, server.bare.pid, paths, undefined, SECONDS, streamed);
-        const bareSolo = await run(server.bareUrl, SOLO_SECONDS, 1);
+        // Web and bare in turn, ROUNDS slices each (every other round the bare server first), so that a
+        // drift of the machine's load over the endpoint's run falls on both.
+        const slices = { web: [] as Measured[], bare: [] as Measured[] };
+        for (let round = 0; round < ROUNDS; round++) {
+          const webSlice = () => measure(server.url, server.child.pid, paths, undefined, SECONDS / ROUNDS, streamed);
+          const bareSlice = () => measure(server.bareUrl, server.bare.pid, paths, undefined, SECONDS / ROUNDS, streamed);
+          const order = round % 2 === 0 ? ([["web", webSlice], ["bare", bareSlice]] as const) : ([["bare", bareSlice], ["web", webSlice]] as const);
+          for (const [side, slice] of order) slices[side].push(await slice());
+        }
+        const result = combined(slices.web);
+        const bare = combined(slices.bare);
+        const [solo, bareSolo] = (await loadPaired([server.url, server.bareUrl], paths, 2 * SOLO_SECONDS)) as [Load, Load];
         fullRps.set(`${server.label} ${name}`, result.rps);
         const ratio = result.rps / bare.rps;
         const errors = result.errors + solo.errors;

@@ -1,6 +1,7 @@
 import autocannon from "autocannon";
 import { spawn, type ChildProcess } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
+import http from "node:http";
 import path from "node:path";
 
 // Shared by the benchmarks: production servers as child processes and load at
@@ -146,6 +147,47 @@ export async function load(
   });
   latencies.sort((a, b) => a - b);
   return { rps: result.requests.average, requests: result.requests.total, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), errors: failed + result.errors + result.timeouts };
+}
+
+/**
+ * One connection to each server, asked in turn (server 0, server 1, server 0,
+ * ...) for `seconds` in all, the same path of `paths` to each in a round: the
+ * latency at one connection without queueing, side by side, so that a drift
+ * of the machine's load or the database's cache over the run falls on every
+ * server alike (one server measured after the other had it fall on one).
+ * Requests carry BENCH_ACCEPT_ENCODING as `load`'s do.
+ */
+export async function loadPaired(baseUrls: string[], paths: string[], seconds: number): Promise<Load[]> {
+  const agents = baseUrls.map(() => new http.Agent({ keepAlive: true, maxSockets: 1 }));
+  const latencies = baseUrls.map((): number[] => []);
+  const errors = baseUrls.map(() => 0);
+  const ask = async (url: string, agent: http.Agent) => {
+    const sent = performance.now();
+    const status = await new Promise<number>((resolve, reject) => {
+      http
+        .get(url, { agent, headers: acceptEncoding }, (res) => res.on("data", () => {}).on("end", () => resolve(res.statusCode ?? 0)).on("error", reject))
+        .on("error", reject);
+    });
+    return { status, ms: performance.now() - sent };
+  };
+  const started = performance.now();
+  const until = started + seconds * 1000;
+  for (let i = 0; performance.now() < until; i++) {
+    const path = paths[i % paths.length]!;
+    // Every other round the other way round: the second asked finds the path's pages freshly cached.
+    const order = i % 2 === 0 ? baseUrls.keys() : [...baseUrls.keys()].reverse();
+    for (const s of order) {
+      const answer = await ask(baseUrls[s]! + path, agents[s]!).catch(() => undefined);
+      if (answer && (answer.status < 300 || answer.status === 304)) latencies[s]!.push(answer.ms);
+      else errors[s]!++;
+    }
+  }
+  agents.forEach((agent) => agent.destroy());
+  const elapsed = (performance.now() - started) / 1000;
+  return latencies.map((values, s) => {
+    values.sort((a, b) => a - b);
+    return { rps: values.length / elapsed, requests: values.length + errors[s]!, p50: quantile(values, 0.5), p99: quantile(values, 0.99), errors: errors[s]! };
+  });
 }
 
 /** CPU seconds (user + system) a process has used so far; Linux only, else NaN. */

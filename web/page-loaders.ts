@@ -44,8 +44,10 @@ export async function serverOffer(pda: string): Promise<Offer | null> {
   return text === undefined ? null : (JSON.parse(text) as Offer);
 }
 
-export async function serverOfferFills(pda: string): Promise<OfferFillList> {
-  return JSON.parse(await listOfferFills(database(), pda, { limit: 200, offset: 0 })) as OfferFillList;
+/** An offer's fills, or null when the offer is unknown to the indexer (the page says so). */
+export async function serverOfferFills(pda: string): Promise<OfferFillList | null> {
+  const text = await listOfferFills(database(), pda, { limit: 200, offset: 0 });
+  return text === undefined ? null : (JSON.parse(text) as OfferFillList);
 }
 
 export async function serverFills(filters: FillFilters & { limit?: number; cursor?: string }): Promise<FillList> {

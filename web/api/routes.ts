@@ -5,7 +5,7 @@ import { listChartCandles } from "../../lib/db/reads/chart-candles";
 import { exportFills, listFills, listOfferFills } from "../../lib/db/reads/fills";
 import { listMakerLeaderboard } from "../../lib/db/reads/makers";
 import { listMarkets } from "../../lib/db/reads/markets";
-import { exportOffers, getOffer, listOffers, offerExists } from "../../lib/db/reads/offers";
+import { exportOffers, getOffer, listOffers } from "../../lib/db/reads/offers";
 import { makerStats, protocolStats } from "../../lib/db/reads/stats";
 import { exportWalletTrades, listWalletTrades } from "../../lib/db/reads/wallet-trades";
 import { checkCsvPage, csvReply, wantsCsv } from "../http/csv";
@@ -121,9 +121,8 @@ export const API_ROUTES: readonly Endpoint[] = [
     cache: CACHE.list,
     answer: async ({ params: { pda }, query }) => {
       checkPage(query);
-      const db = database();
-      const [exists, text] = await Promise.all([offerExists(db, pda), listOfferFills(db, pda, query)]);
-      if (!exists) throw notFound(`offer ${pda} is unknown to the indexer`);
+      const text = await listOfferFills(database(), pda, query);
+      if (text === undefined) throw notFound(`offer ${pda} is unknown to the indexer`);
       return { text };
     },
   }),

@@ -97,18 +97,26 @@ function pageConditions(sql: postgres.Sql, filters: FillFilters, cursor: string 
   return conditions;
 }
 
-async function fillPage(db: Database, rowJson: string, filters: FillFilters, page: PageParams): Promise<string> {
+/**
+ * A page of fills as the response body's text; with `knownOffer`, undefined
+ * when that offer is unknown to the indexer, asked in the same statement (an
+ * offer without fills is an empty page, an unknown one a 404: one round trip
+ * where a second query for the offer cost every request).
+ */
+async function fillPage(db: Database, rowJson: string, filters: FillFilters, page: PageParams, knownOffer?: string): Promise<string | undefined> {
   const sql = db.$client;
   const conditions = pageConditions(sql, filters, page.cursor);
   const [row] = await sql`
     select coalesce(json_agg(j order by ${sql.unsafe(NEWEST_FIRST)}), '[]')::text as items,
       count(*)::int as n,
-      (array_agg(array[slot::text, signature, ix_index::text] order by slot asc, signature asc, ix_index asc))[1:1] as last
+      (array_agg(array[slot::text, signature, ix_index::text] order by slot asc, signature asc, ix_index asc))[1:1] as last,
+      ${knownOffer === undefined ? sql`true` : sql`exists (select 1 from offers where pda = ${knownOffer})`} as known
     from (
       select slot, signature, ix_index, ${sql.unsafe(rowJson)} as j from fills o
       where ${and(sql, conditions)}
       order by ${sql.unsafe(NEWEST_FIRST)} limit ${page.limit} offset ${page.offset}
     ) page`;
+  if (row && !row.known) return undefined;
   const last = row?.last?.[0] as string[] | undefined;
   const next =
     row && row.n === page.limit && last
@@ -118,13 +126,13 @@ async function fillPage(db: Database, rowJson: string, filters: FillFilters, pag
 }
 
 /** GET /v1/fills: the response body as JSON text. */
-export function listFills(db: Database, params: FillFilters & PageParams): Promise<string> {
-  return fillPage(db, FILL_JSON, params, params);
+export async function listFills(db: Database, params: FillFilters & PageParams): Promise<string> {
+  return (await fillPage(db, FILL_JSON, params, params))!;
 }
 
-/** GET /v1/offers/:pda/fills: one offer's history, newest first. */
-export function listOfferFills(db: Database, offerPda: string, page: PageParams): Promise<string> {
-  return fillPage(db, OFFER_FILL_JSON, { offerPda }, page);
+/** GET /v1/offers/:pda/fills: one offer's history, newest first; undefined when the offer is unknown to the indexer. */
+export function listOfferFills(db: Database, offerPda: string, page: PageParams): Promise<string | undefined> {
+  return fillPage(db, OFFER_FILL_JSON, { offerPda }, page, offerPda);
 }
 
 const FILL_PROJECTION = projection(FILL_FIELDS);

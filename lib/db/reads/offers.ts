@@ -144,12 +144,6 @@ export async function getOffer(db: Database, pda: string): Promise<string | unde
   return row?.j;
 }
 
-export async function offerExists(db: Database, pda: string): Promise<boolean> {
-  const sql = db.$client;
-  const [row] = await sql`select 1 as found from offers where pda = ${pda}`;
-  return row !== undefined;
-}
-
 const OFFER_PROJECTION = projection(OFFER_FIELDS);
 
 /**

@@ -20,6 +20,8 @@ const offers: NewOffer[] = [
   offerFixture("f-1", { maker: MAKER_B, tokenMint: TOKEN_Y, paymentMint: USDT, side: "buy", originalSize: 10n ** 9n, remainingSize: 10n ** 9n }),
   offerFixture("f-2", { maker: MAKER_A, tokenMint: TOKEN_Y, paymentMint: USDC, side: "buy", originalSize: 10n ** 9n, remainingSize: 10n ** 9n }),
 ];
+/** An offer nobody has taken yet: no fill below names it. */
+const untaken = offerFixture("f-untaken", { maker: addressOf("maker:c"), tokenMint: TOKEN_X, paymentMint: USDC, side: "sell" });
 
 /** 24 fills over 12 transactions: two takes in each, several transactions in one slot. */
 const fills: NewFill[] = Array.from({ length: 24 }, (_, i) => {
@@ -48,7 +50,7 @@ const offerOf = (f: NewFill) => offers.find((o) => o.pda === f.offerPda)!;
 
 beforeAll(async () => {
   database = await createTestDatabase();
-  for (const offer of offers) await insertOffer(database.db.$client, offer);
+  for (const offer of [...offers, untaken]) await insertOffer(database.db.$client, offer);
   for (const fill of fills) await recordFill(database.db.$client, fill);
   server = await startWebServer({ DATABASE_URL: database.url });
 });
@@ -141,6 +143,12 @@ describe("GET /v1/offers/:pda/fills", () => {
     expect(Object.keys(body.fills[0]).sort()).toEqual(
       ["signature", "ixIndex", "taker", "fillAmount", "paymentAmount", "feeAmount", "blockTime", "slot"].sort(),
     );
+  });
+
+  it("answers an empty page, not a 404, for a known offer nobody has taken", async () => {
+    const { status, body } = await server.json(`/v1/offers/${untaken.pda}/fills`);
+    expect(status).toBe(200);
+    expect(body).toEqual({ fills: [], limit: 200, offset: 0, nextCursor: null });
   });
 
   it("answers 404 for an offer the indexer has not seen", async () => {

@@ -18,7 +18,7 @@ export default async function OfferPage({ params }: { params: Params }) {
   if (!isAddress(pda)) notFound();
   const feedAfter = await serverFeedHead();
   const [offer, fills] = await Promise.all([serverOffer(pda), serverOfferFills(pda)]);
-  if (!offer) notFound();
+  if (!offer || !fills) notFound();
   const tokens = await serverTokens([offer.tokenMint, offer.paymentMint]);
   return (
     <TokenSeed tokens={tokens}>

@@ -141,7 +141,15 @@ function node24(): string | undefined {
 }
 
 /** Endpoints answering one row or a constant; every other is a list (held to 0.7x the bare server's req/s). */
-const SINGLE = new Set(["GET /v1 (no-op route)", "/v1/stats", "/v1/offers/:pda", "/v1/makers/:maker/stats", "/v1/makers/:maker/stats?window=7d"]);
+const SINGLE = new Set([
+  "GET /v1 (no-op route)",
+  "/v1/stats",
+  "/v1/offers/:pda",
+  "/v1/makers/:maker/stats",
+  "/v1/makers/:maker/stats?window=7d",
+  "/v1/dextools/pair", // one pair's object
+  "/v1/dextools/latest-block", // one block
+]);
 const TARGET = { rpsSingle: 0.5, rpsList: 0.7, cpuOverBare: 150, p50OverBare: 0.3 };
 
 /** A process's resident set, in MB (Linux), else NaN. */

@@ -7,11 +7,11 @@ import { runBundled } from "./run-bundled.mjs";
 // A backfill makes garbage fast (every transaction's JSON), and V8's default
 // lets the old space swell with it before collecting: a peak RSS of 250-270 MB
 // at 4,000 transactions/s. Growing the old space by a fixed 50% at a time
-// bounds it: at 1,000,000 transactions 189 MB, where 10% held 177 MB for 0.034
-// ms more CPU a transaction (bench:scan 2026-11-26, with --single-threaded-gc:
-// see scripts/worker-command.ts). Set here rather than on the command line,
-// so every launcher gets it; a setting on the command line stands
-// (bench:scan's BENCH_WORKER_VARIANTS).
+// bounds it: a peak of 174 MB at 1,000,000 transactions (189 with
+// --single-threaded-gc, scripts/worker-command.ts), where 10% held 177 MB
+// for some 0.03 ms more CPU a transaction (bench:scan, 2026-11-26). Set here
+// rather than on the command line, so every launcher gets it; a setting on
+// the command line stands (bench:scan's BENCH_WORKER_VARIANTS).
 if (!process.execArgv.some((flag) => /^--heap[-_]growing[-_]percent/.test(flag))) v8.setFlagsFromString("--heap-growing-percent=50");
 
 await runBundled("worker/main.ts", "worker");

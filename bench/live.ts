@@ -12,6 +12,7 @@ import { startLocalCluster, type LocalCluster } from "../local/cluster";
 import { startYellowstone } from "../local/cluster/yellowstone/server";
 import { launchChromium, openPage } from "../tests/e2e/browser";
 import { cpuSeconds, ensureBuild, log, ROOT, spawnServer, startNext } from "./harness";
+import { WORKER_ARGS } from "../scripts/worker-command";
 
 // npm run bench:live — how fast an indexed change reaches its readers.
 //  1. commit → client: from the worker's commit (its NOTIFY, heard by the
@@ -97,7 +98,7 @@ const base = `http://127.0.0.1:${webPort}`;
 const web = await startNext(webPort, { DATABASE_URL: databaseUrl, RATE_LIMIT_RPM: "0", STREAM_MAX_PER_CLIENT: String(STREAMS + 10) });
 
 const startWorker = (extra: Record<string, string> = {}) =>
-  spawnServer(["scripts/worker.mjs"], { DATABASE_URL: databaseUrl, ...cluster.env, LOG_LEVEL: "warn", ...extra }, null);
+  spawnServer(WORKER_ARGS, { DATABASE_URL: databaseUrl, ...cluster.env, LOG_LEVEL: "warn", ...extra }, null);
 const stopProcess = (child: ChildProcess) =>
   new Promise<void>((resolve) => {
     child.once("exit", () => resolve());

@@ -9,6 +9,7 @@ import { sleep } from "../lib/resilience";
 import { createDatabaseIfMissing } from "../platform/postgres/resolve";
 import { startLocalCluster } from "../local/cluster";
 import { cpuSeconds, ensureBuild, log, ROOT, spawnServer, startNext } from "./harness";
+import { WORKER_NODE_FLAGS } from "../scripts/worker-command";
 
 // npm run bench:scan — for each history size, the worker backfills a local
 // ledger of that many transactions into an empty database (transactions/s,
@@ -153,6 +154,8 @@ for (const [index, size] of SIZES.entries()) {
     started = Date.now();
     const worker = await spawnServer(
       [
+        // The launchers' flags first: a variant's own come after and win.
+        ...WORKER_NODE_FLAGS,
         ...variant.flags,
         ...(PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=worker-${size}${variant.name ? `-${variant.name}-${run}` : ""}.cpuprofile`] : []),
         "scripts/worker.mjs",

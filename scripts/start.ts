@@ -14,6 +14,7 @@ import { EXIT_REFUSED } from "../worker/chain-guard";
 import { buildOnce } from "./next-build";
 import { takeCheckoutLock, type CheckoutLock } from "./start/checkout-lock";
 import { Supervisor, type PartSpec } from "./start/supervisor";
+import { WORKER_ARGS } from "./worker-command";
 
 // `npm start`: everything, on embedded defaults where nothing is configured.
 // - DATABASE_URL unset: an embedded PostgreSQL under .data/pg.
@@ -94,7 +95,7 @@ function webPart(shared: Record<string, string>, port: number): PartSpec {
 
 function workerPart(shared: Record<string, string>): PartSpec {
   // 2: missing or invalid configuration; 3: the database indexes another chain (worker/chain-guard.ts).
-  return { name: "worker", args: ["scripts/worker.mjs"], env: shared, cwd: ROOT, finalExitCodes: [2, EXIT_REFUSED] };
+  return { name: "worker", args: WORKER_ARGS, env: shared, cwd: ROOT, finalExitCodes: [2, EXIT_REFUSED] };
 }
 
 /** Logs once the web answers, so a person knows when to open the URL. */

@@ -6,11 +6,12 @@ import { runBundled } from "./run-bundled.mjs";
 
 // A backfill makes garbage fast (every transaction's JSON), and V8's default
 // lets the old space swell with it before collecting: a peak RSS of 250-270 MB
-// at 4,000 transactions/s. Growing the old space by 10% at a time collects
-// sooner: about 160 MB, for some 0.035 ms more CPU a transaction (bench:scan;
-// --optimize-for-size held 140 MB for twice that). Set here rather than on
-// the command line, so every launcher (npm start, tests, benches) gets it; a
-// setting on the command line stands (bench:scan's BENCH_WORKER_VARIANTS).
-if (!process.execArgv.some((flag) => /^--heap[-_]growing[-_]percent/.test(flag))) v8.setFlagsFromString("--heap-growing-percent=10");
+// at 4,000 transactions/s. Growing the old space by a fixed 50% at a time
+// bounds it: a peak of 174 MB at 1,000,000 transactions (189 with
+// --single-threaded-gc, scripts/worker-command.ts), where 10% held 177 MB
+// for some 0.03 ms more CPU a transaction (bench:scan, 2026-11-26). Set here
+// rather than on the command line, so every launcher gets it; a setting on
+// the command line stands (bench:scan's BENCH_WORKER_VARIANTS).
+if (!process.execArgv.some((flag) => /^--heap[-_]growing[-_]percent/.test(flag))) v8.setFlagsFromString("--heap-growing-percent=50");
 
 await runBundled("worker/main.ts", "worker");

@@ -45,11 +45,23 @@ export interface AccountRead {
 
 export type ProgramRpc = ReturnType<typeof createProgramRpc>;
 
+const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+
+/** One getProgramAccounts entry in the `base64` encoding: its address and data; a node answering another shape is a node failing. */
+function base64Account(entry: unknown): AccountRead {
+  const { pubkey, account } = (entry ?? {}) as { pubkey?: unknown; account?: { data?: unknown } };
+  const data = account?.data;
+  if (typeof pubkey !== "string" || !BASE58_ADDRESS.test(pubkey) || !Array.isArray(data) || typeof data[0] !== "string" || data[1] !== "base64") {
+    throw new Error("getProgramAccounts returned an unexpected shape");
+  }
+  return { pda: pubkey, data: Buffer.from(data[0], "base64") };
+}
+
 /**
  * The program's view of a Solana RPC: the backfill's hot calls
- * (getTransaction, getSignaturesForAddress, getSignatureStatuses) as JSON-RPC
- * text over the resilient fetch, the rest over @solana/web3.js v1 through the
- * same fetch. Transport failures are retried inside the fetch; JSON-RPC
+ * (getTransaction, getSignaturesForAddress, getSignatureStatuses) and the
+ * reconcile's getProgramAccounts as JSON-RPC text over the resilient fetch,
+ * the rest over @solana/web3.js v1 through the same fetch. Transport failures are retried inside the fetch; JSON-RPC
  * errors that a retry can cure are retried here; the caller only ever sees answers.
  */
 export function createProgramRpc(config: RpcConfig) {
@@ -70,7 +82,6 @@ export function createProgramRpc(config: RpcConfig) {
   const connection = new Connection(config.url, { commitment: config.commitment, disableRetryOnRateLimit: true, fetch: send });
   const jsonRpc = createJsonRpc(config.url, send);
   let batching = config.batch !== "off";
-  const programKey = new PublicKey(config.programId);
 
   /**
    * Retries a call while its JSON-RPC error is transient, or it failed with no
@@ -100,6 +111,19 @@ export function createProgramRpc(config: RpcConfig) {
     }
   }
 
+  const activeOffersParams = JSON.stringify([
+    config.programId,
+    {
+      commitment: config.commitment,
+      withContext: true,
+      encoding: "base64",
+      filters: [
+        { dataSize: OFFER_ACCOUNT_SIZE },
+        { memcmp: { offset: 0, bytes: bs58.encode(OFFER_ACCOUNT_DISCRIMINATOR) } },
+        { memcmp: { offset: OFFER_FIELD_OFFSETS.state, bytes: bs58.encode([stateToByte("active")]) } },
+      ],
+    },
+  ]);
   const txConfig = JSON.stringify({ encoding: "json", commitment: config.commitment, maxSupportedTransactionVersion: 0 });
   const getTransaction = (signature: string) => ({ method: "getTransaction", params: `["${signature}",${txConfig}]` });
 
@@ -199,23 +223,17 @@ export function createProgramRpc(config: RpcConfig) {
     /**
      * Every active Offer account of the program (memcmp on the discriminator and
      * on the state byte), and the slot read at. Ended offers cannot change again.
+     * Through the JSON-RPC client, as the backfill's calls are: web3.js's
+     * validation of the reply (superstruct) and a PublicKey per account cost
+     * about a tenth of a short backfill's CPU for each reconcile (docs/benchmarks.md).
      */
     async activeOfferAccounts(): Promise<{ slot: bigint; accounts: AccountRead[] }> {
-      const { context, value } = await persist("getProgramAccounts", () =>
-        connection.getProgramAccounts(programKey, {
-          commitment: config.commitment,
-          withContext: true,
-          filters: [
-            { dataSize: OFFER_ACCOUNT_SIZE },
-            { memcmp: { offset: 0, bytes: bs58.encode(OFFER_ACCOUNT_DISCRIMINATOR) } },
-            { memcmp: { offset: OFFER_FIELD_OFFSETS.state, bytes: bs58.encode([stateToByte("active")]) } },
-          ],
-        }),
-      );
-      return {
-        slot: BigInt(context.slot),
-        accounts: value.map(({ pubkey, account }) => ({ pda: pubkey.toBase58(), data: new Uint8Array(account.data) })),
-      };
+      return persist("getProgramAccounts", async () => {
+        const reply = resultOf(await jsonRpc.call("getProgramAccounts", activeOffersParams), "getProgramAccounts") as { context?: { slot?: unknown }; value?: unknown };
+        const slot = reply?.context?.slot;
+        if (typeof slot !== "number" || !Array.isArray(reply.value)) throw new Error("getProgramAccounts returned an unexpected shape");
+        return { slot: BigInt(slot), accounts: reply.value.map(base64Account) };
+      });
     },
 
     slot(commitment: Commitment = config.commitment): Promise<number> {

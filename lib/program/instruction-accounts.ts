@@ -79,9 +79,7 @@ export function nameInstructionAccounts<N extends InstructionName>(
   const slots: readonly AccountSlot[] = INSTRUCTION_ACCOUNT_SLOTS[name];
   if (accounts.length < slots.length) return null;
   const named: Record<string, Address> = {};
-  slots.forEach((slot, i) => {
-    named[slot.role] = accounts[i] as Address;
-  });
+  for (let i = 0; i < slots.length; i++) named[slots[i]!.role] = accounts[i]!;
   return named as InstructionAccounts<N>;
 }
 
@@ -114,5 +112,6 @@ export function decodeInstruction(data: Uint8Array, accounts: readonly Address[]
   if (decoded === null) return null;
   const named = nameInstructionAccounts(decoded.name, accounts);
   if (named === null) return null;
-  return { ...decoded, accounts: named } as DecodedInstruction;
+  // decodeInstructionData's object is this call's own: completed in place rather than copied.
+  return Object.assign(decoded, { accounts: named }) as DecodedInstruction;
 }

@@ -39,33 +39,42 @@ export function decodeTransaction(raw: RawTransaction, programId: string): Decod
   };
   if (failed) return decoded;
 
+  const { accountKeys, instructions } = raw.transaction.message;
   const loaded = raw.meta?.loadedAddresses;
-  const keys = loaded ? [...raw.transaction.message.accountKeys, ...loaded.writable, ...loaded.readonly] : raw.transaction.message.accountKeys;
-  const inner = new Map<number, RawCompiledInstruction[]>();
-  for (const group of raw.meta?.innerInstructions ?? []) inner.set(group.index, group.instructions);
-
+  // A transaction that loaded nothing from lookup tables (every legacy one, whose meta still lists two empty arrays) reads its static keys as they are.
+  const keys = loaded && (loaded.writable.length > 0 || loaded.readonly.length > 0) ? [...accountKeys, ...loaded.writable, ...loaded.readonly] : accountKeys;
+  const groups = raw.meta?.innerInstructions ?? [];
   let ixIndex = 0;
-  const visit = (ix: RawCompiledInstruction, cpi: boolean) => {
-    const position = ixIndex++;
-    if (keys[ix.programIdIndex] !== programId) return;
-    const accounts = resolveAccountIndexes(ix.accounts, keys);
-    let data: Uint8Array;
-    try {
-      data = bs58.decode(ix.data);
-    } catch {
-      decoded.undecodable++;
-      return;
-    }
-    const instruction = accounts && decodeInstruction(data, accounts);
-    if (!instruction) {
-      decoded.undecodable++;
-      return;
-    }
-    decoded.events.push({ ...instruction, ixIndex: position, cpi });
-  };
-  raw.transaction.message.instructions.forEach((ix, outer) => {
-    visit(ix, false);
-    for (const child of inner.get(outer) ?? []) visit(child, true);
-  });
+  for (let outer = 0; outer < instructions.length; outer++) {
+    visit(decoded, instructions[outer]!, keys, programId, ixIndex++, false);
+    const children = innerOf(groups, outer);
+    if (children) for (const child of children) visit(decoded, child, keys, programId, ixIndex++, true);
+  }
   return decoded;
+}
+
+/** The instructions an outer instruction invoked: its group's (the last of that index, should a node list one twice). */
+function innerOf(groups: readonly { index: number; instructions: RawCompiledInstruction[] }[], outer: number): RawCompiledInstruction[] | undefined {
+  for (let i = groups.length - 1; i >= 0; i--) if (groups[i]!.index === outer) return groups[i]!.instructions;
+  return undefined;
+}
+
+/** Adds the instruction at `position` to the events when it is the program's and decodes, else counts it undecodable. */
+function visit(decoded: DecodedTransaction, ix: RawCompiledInstruction, keys: readonly string[], programId: string, position: number, cpi: boolean): void {
+  if (keys[ix.programIdIndex] !== programId) return;
+  const accounts = resolveAccountIndexes(ix.accounts, keys);
+  let data: Uint8Array;
+  try {
+    data = bs58.decode(ix.data);
+  } catch {
+    decoded.undecodable++;
+    return;
+  }
+  const instruction = accounts && decodeInstruction(data, accounts);
+  if (!instruction) {
+    decoded.undecodable++;
+    return;
+  }
+  // decodeInstruction's object is this call's own: completed in place rather than copied.
+  decoded.events.push(Object.assign(instruction, { ixIndex: position, cpi }));
 }

@@ -3,6 +3,7 @@ import { migrateDatabase } from "../../lib/db/migrate";
 import { startChild, stopChild, waitFor } from "./engines";
 import { compareIndexes, type IndexComparison } from "./index-equality";
 import type { ScaleStack } from "./topology";
+import { WORKER_ARGS } from "../worker-command";
 
 // The leader-kill drill of the scale topology, shared by its test
 // (tests/integration/scale/topology.test.ts) and bench:scale's leader-kill
@@ -111,7 +112,7 @@ export async function leaderKillDrill(stack: ScaleStack, options: { burst?: numb
     await migrateDatabase(cleanUrl);
     const env: NodeJS.ProcessEnv = { ...process.env, ...stack.cluster.env, DATABASE_URL: cleanUrl, LOG_FORMAT: "json", LOG_LEVEL: "warn", TOKEN_API_URL: "http://127.0.0.1:9" };
     delete env.WORKER_HEALTH_PORT;
-    const clean = startChild(process.execPath, ["scripts/worker.mjs"], env, (line) => log(`clean worker: ${line}`));
+    const clean = startChild(process.execPath, WORKER_ARGS, env, (line) => log(`clean worker: ${line}`));
     try {
       await waitFor("the clean run at the chain's tip", async () => (await scanned(cleanUrl)) === transactions, 180_000, clean);
     } finally {

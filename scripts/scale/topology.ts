@@ -18,6 +18,7 @@ import {
   waitFor,
 } from "./engines";
 import { buildOnce } from "../next-build";
+import { WORKER_ARGS } from "../worker-command";
 
 /**
  * The scale topology (docs/scale.md): a PostgreSQL primary and a streaming
@@ -162,7 +163,7 @@ export async function startScaleStack(options: ScaleOptions): Promise<ScaleStack
     const workers: (ChildProcess | undefined)[] = [undefined, undefined];
     const healthPorts = [health1, health2];
     const startWorker = (i: number) => {
-      workers[i] = startChild(process.execPath, ["scripts/worker.mjs"], workerEnv(healthPorts[i]!), (l) => log(`worker${i + 1}: ${l}`));
+      workers[i] = startChild(process.execPath, WORKER_ARGS, workerEnv(healthPorts[i]!), (l) => log(`worker${i + 1}: ${l}`));
     };
     startWorker(0);
     startWorker(1);

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import postgres from "postgres";
+import { WORKER_ARGS } from "../../scripts/worker-command";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -16,7 +17,7 @@ export interface WorkerProcess {
 export function startWorker(env: Record<string, string>): WorkerProcess {
   // In-process TypeScript loading (not the tsx CLI, which wraps the script in a
   // child process): signals reach the worker itself, as in production.
-  const child = spawn(process.execPath, ["scripts/worker.mjs"], {
+  const child = spawn(process.execPath, WORKER_ARGS, {
     cwd: ROOT,
     env: { ...process.env, LOG_LEVEL: "info", SCAN_INTERVAL_MS: "200", ...env },
     stdio: ["ignore", "pipe", "pipe"],

@@ -80,7 +80,7 @@ export interface ParityIds {
 }
 
 /**
- * A large answer (some 190 KB, sent as bytes as every body of 8 K characters or more: web/http/response.ts,
+ * A large answer (some 190 KB, sent as bytes: web/http/response.ts,
  * LARGE_BODY_CHARS): every minute of a day long after the pair's one fill,
  * each carrying its close; a fixed toTime, so that it does not move between the two asks.
  */

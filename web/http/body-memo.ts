@@ -1,4 +1,4 @@
-import { LARGE_BODY_CHARS, taggedBody, type TaggedBody } from "./response";
+import { taggedBody, type TaggedBody } from "./response";
 
 /**
  * The last sizeable body each URL was answered with, and its tag (and, for a
@@ -16,7 +16,7 @@ export class BodyTagMemo {
 
   constructor(
     /** Below this many characters a body is tagged afresh: its SHA-1 costs about what the look-up does. */
-    private readonly minChars = LARGE_BODY_CHARS,
+    private readonly minChars = 8 * 1024,
     /** Characters held (text and bytes counted apiece), some 2 bytes each at most. */
     private readonly maxHeld = 8 * 1024 * 1024,
   ) {}

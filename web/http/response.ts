@@ -60,20 +60,16 @@ export interface TaggedBody {
 
 /**
  * From this many characters a body is encoded to UTF-8 once, hashed and sent
- * as those bytes (the body memo's threshold: web/http/body-memo.ts keeps the
- * bytes with the tag, so an unchanged answer is written as they are). A text
- * body is copied on V8's heap twice more per request: flattened by its
- * Buffer.byteLength (an endpoint's text is usually a concatenation), then
- * joined to the head by node:http, where the bare server's text is copied
- * once. A year of hourly candles (365 rows, some 50 KB) at 32 connections,
- * Node 20 (2026-11-26, session 17): 18 scavenges a thousand requests as
- * text, 14 as bytes (the bare server 13); CPU a request 307 and 304 -> 268
- * and 300 µs (bare 249, 255). Above some 128 KB a text joined to the head
- * is a large object of its own per request (session 15: 200 KB 1,560-1,800
- * µs as text against 1,040-1,430 as bytes). A Buffer goes as a second chunk
- * of the same write.
+ * as those bytes. A text body is encoded twice (once for its SHA-1, once as
+ * node:http writes it), and node:http joins the head to a string body in one
+ * write: above some 128 KB that string is a large object of its own per
+ * request. A Buffer goes as a second chunk of the same write. A loop at 8
+ * connections, server CPU a request (2026-11-26, load 6): 200 KB 1,560-1,800
+ * µs as text against 1,040-1,430 as bytes, 150 KB 1,200-1,310 against
+ * 840-1,030; no difference found at 2-100 KB, where text stays (one write,
+ * no Buffer made). docs/benchmarks-api.md, session 15.
  */
-export const LARGE_BODY_CHARS = 8 * 1024;
+export const LARGE_BODY_CHARS = 64 * 1024;
 
 /**
  * A JSON body: text (built by PostgreSQL), a value to stringify, or a

@@ -12,18 +12,8 @@ import { performance, type EventLoopUtilization } from "node:perf_hooks";
 // the process has been busy or has grown, and then quiet for a few seconds,
 // once: the next needs a new load.
 
-/** The collector V8 exposes with --expose-gc (scripts/web.mjs: a flag on Node 24 and later, set at run time before). */
-type ExposedGc = (options?: { type: "major"; flavor: "last-resort" }) => void;
-
-/**
- * The collection that gives pages back. V8 13 (Node 24) keeps a regular full
- * collection's freed pages, so it asks for the last-resort one; V8 11 (Node
- * 20) does nothing with those options (the heap stayed at 140 MB), while its
- * plain gc() releases the pages (a 126 MB heap of churned objects fell to 36
- * MB, RSS 180 -> 108 MB, 5 ms).
- */
-const collect = (gc: ExposedGc) =>
-  Number(process.versions.node.split(".")[0]) >= 24 ? gc({ type: "major", flavor: "last-resort" }) : gc();
+/** The collector V8 exposes with --expose-gc (scripts/web.mjs gives it on Node 24 and later). */
+type ExposedGc = (options: { type: "major"; flavor: "last-resort" }) => void;
 
 export type IdleMemoryOptions = {
   /** How often the event loop's utilization is read. */
@@ -91,7 +81,7 @@ export function startIdleMemoryRelease(
     if (!step.collect) return;
     const rssBefore = process.memoryUsage.rss();
     const started = performance.now();
-    collect(gc);
+    gc({ type: "major", flavor: "last-resort" });
     const rssAfter = process.memoryUsage.rss();
     state = { ...state, baseRss: rssAfter };
     // The collection's own time is not the next check's load.

@@ -1,7 +1,7 @@
 import { Connection, PublicKey, type Commitment } from "@solana/web3.js";
 import bs58 from "bs58";
 import type { Logger } from "pino";
-import { OFFER_ACCOUNT_DISCRIMINATOR, OFFER_ACCOUNT_SIZE, OFFER_FIELD_OFFSETS, stateToByte } from "../lib/program";
+import { BASE58_ADDRESS, OFFER_ACCOUNT_DISCRIMINATOR, OFFER_ACCOUNT_SIZE, OFFER_FIELD_OFFSETS, stateToByte } from "../lib/program";
 import { assertRawTransaction, type RawTransaction } from "../lib/program/raw-transaction";
 import { sleep } from "../lib/resilience";
 import { BatchRefusedError, createJsonRpc, resultOf, TRANSIENT_RPC_CODES } from "../lib/rpc/json-rpc";
@@ -45,13 +45,13 @@ export interface AccountRead {
 
 export type ProgramRpc = ReturnType<typeof createProgramRpc>;
 
-const BASE58_ADDRESS = /^[1-9A-HJ-NP-Za-km-z]{32,44}$/;
+const ADDRESS = new RegExp(`^${BASE58_ADDRESS}$`);
 
 /** One getProgramAccounts entry in the `base64` encoding: its address and data; a node answering another shape is a node failing. */
 function base64Account(entry: unknown): AccountRead {
   const { pubkey, account } = (entry ?? {}) as { pubkey?: unknown; account?: { data?: unknown } };
   const data = account?.data;
-  if (typeof pubkey !== "string" || !BASE58_ADDRESS.test(pubkey) || !Array.isArray(data) || typeof data[0] !== "string" || data[1] !== "base64") {
+  if (typeof pubkey !== "string" || !ADDRESS.test(pubkey) || !Array.isArray(data) || typeof data[0] !== "string" || data[1] !== "base64") {
     throw new Error("getProgramAccounts returned an unexpected shape");
   }
   return { pda: pubkey, data: Buffer.from(data[0], "base64") };

@@ -11,6 +11,9 @@ export const MAX_EXPIRY_SECONDS = 2_592_000n;
 /** Deposited by the maker in the offer account; paid to whoever cranks expire_offer. */
 export const EXPIRY_BOUNTY_LAMPORTS = 1_000_000n;
 
+/** 32 bytes in base58: 32 characters (all zero bytes) to 44. A pattern's source, to compose into others. */
+export const BASE58_ADDRESS = "[1-9A-HJ-NP-Za-km-z]{32,44}";
+
 export const U64_MAX = (1n << 64n) - 1n;
 export const I64_MAX = (1n << 63n) - 1n;
 export const I64_MIN = -(1n << 63n);

@@ -1,6 +1,7 @@
 import bs58 from "bs58";
 import { z } from "zod";
 import { OFFER_STATUSES } from "../../lib/offer-status";
+import { BASE58_ADDRESS } from "../../lib/program/constants";
 import { OFFER_SIDES } from "../../lib/program/offer-account";
 import { ApiError } from "./errors";
 
@@ -15,8 +16,8 @@ const decodesTo32Bytes = (value: string): boolean => {
   }
 };
 
-/** 32 bytes in base58: 32 characters (all zero bytes) to 44. The document's pattern; the server also decodes it. */
-export const BASE58_ADDRESS = "[1-9A-HJ-NP-Za-km-z]{32,44}";
+// The document's pattern (lib/program/constants.ts); the server also decodes it.
+export { BASE58_ADDRESS };
 
 export const address = (what: string) =>
   z

@@ -98,12 +98,12 @@ function pageConditions(sql: postgres.Sql, filters: FillFilters, cursor: string 
 }
 
 /**
- * A page of fills as the response body's text; with `knownOffer`, undefined
- * when that offer is unknown to the indexer, asked in the same statement (an
- * offer without fills is an empty page, an unknown one a 404: one round trip
- * where a second query for the offer cost every request).
+ * A page of fills as the response body's text, and whether `knownOffer` (if
+ * given) is known to the indexer, asked in the same statement: an offer
+ * without fills is an empty page, an unknown one a 404, in one round trip
+ * where a second query for the offer cost every request.
  */
-async function fillPage(db: Database, rowJson: string, filters: FillFilters, page: PageParams, knownOffer?: string): Promise<string | undefined> {
+async function fillPage(db: Database, rowJson: string, filters: FillFilters, page: PageParams, knownOffer?: string): Promise<{ body: string; known: boolean }> {
   const sql = db.$client;
   const conditions = pageConditions(sql, filters, page.cursor);
   const [row] = await sql`
@@ -116,23 +116,23 @@ async function fillPage(db: Database, rowJson: string, filters: FillFilters, pag
       where ${and(sql, conditions)}
       order by ${sql.unsafe(NEWEST_FIRST)} limit ${page.limit} offset ${page.offset}
     ) page`;
-  if (row && !row.known) return undefined;
   const last = row?.last?.[0] as string[] | undefined;
   const next =
     row && row.n === page.limit && last
       ? encodeFillCursor({ slot: BigInt(last[0]!), signature: last[1]!, ixIndex: Number(last[2]) })
       : null;
-  return listBody("fills", row?.items ?? "[]", page, next);
+  return { body: listBody("fills", row?.items ?? "[]", page, next), known: row?.known !== false };
 }
 
 /** GET /v1/fills: the response body as JSON text. */
 export async function listFills(db: Database, params: FillFilters & PageParams): Promise<string> {
-  return (await fillPage(db, FILL_JSON, params, params))!;
+  return (await fillPage(db, FILL_JSON, params, params)).body;
 }
 
 /** GET /v1/offers/:pda/fills: one offer's history, newest first; undefined when the offer is unknown to the indexer. */
-export function listOfferFills(db: Database, offerPda: string, page: PageParams): Promise<string | undefined> {
-  return fillPage(db, OFFER_FILL_JSON, { offerPda }, page, offerPda);
+export async function listOfferFills(db: Database, offerPda: string, page: PageParams): Promise<string | undefined> {
+  const { body, known } = await fillPage(db, OFFER_FILL_JSON, { offerPda }, page, offerPda);
+  return known ? body : undefined;
 }
 
 const FILL_PROJECTION = projection(FILL_FIELDS);

@@ -1,3 +1,4 @@
+import { BASE58_ADDRESS } from "../../program/constants";
 import type { Database } from "../client";
 import { InvalidCursorError } from "./cursor";
 import { field, jsonObject } from "./fields";
@@ -31,11 +32,13 @@ interface RankCursor {
   maker: string;
 }
 
+const ADDRESS = new RegExp(`^${BASE58_ADDRESS}$`);
+
 const encodeRankCursor = (c: RankCursor) => Buffer.from(`${c.key}:${c.maker}`, "utf8").toString("base64url");
 
 function decodeRankCursor(value: string): RankCursor {
   const [key = "", maker = "", ...rest] = Buffer.from(value, "base64url").toString("utf8").split(":");
-  if (rest.length > 0 || !/^\d{1,78}$/.test(key) || !/^[1-9A-HJ-NP-Za-km-z]{32,44}$/.test(maker)) throw new InvalidCursorError();
+  if (rest.length > 0 || !/^\d{1,78}$/.test(key) || !ADDRESS.test(maker)) throw new InvalidCursorError();
   return { key, maker };
 }
 

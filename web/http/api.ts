@@ -27,7 +27,7 @@ export interface Answer {
    * Buffer is a second chunk, some 4 µs more a request), but for a large
    * body, sent as the bytes it was hashed as (response.ts, LARGE_BODY_CHARS).
    */
-  body: string | Buffer | ReadableStream<Uint8Array> | null;
+  body: string | Buffer | ReadableStream<Uint8Array | string> | null;
 }
 
 export interface ApiDeps {

@@ -75,15 +75,15 @@ export async function csvReply(request: Pick<ApiRequest, "method">, filename: st
     if (next.done) break;
     first.push(next.value);
   }
-  const encoder = new TextEncoder();
-  const body = new ReadableStream<Uint8Array>({
+  // Text chunks: the launcher's writer encodes them into the socket (StreamReply).
+  const body = new ReadableStream<string>({
     start(controller) {
-      controller.enqueue(encoder.encode(first.join("")));
+      controller.enqueue(first.join(""));
     },
     async pull(controller) {
       const next = await lines.next();
       if (next.done) controller.close();
-      else controller.enqueue(encoder.encode(next.value));
+      else controller.enqueue(next.value);
     },
     async cancel() {
       await lines.return(undefined);

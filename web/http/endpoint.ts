@@ -26,9 +26,14 @@ export interface ApiRequest {
   signal: AbortSignal;
 }
 
-/** An answer that is not JSON: the event stream's, with its own headers (null body for HEAD). */
+/**
+ * An answer that is not JSON: the event stream's or a CSV export's, with its
+ * own headers (null body for HEAD). Its chunks are bytes or text: node:http
+ * encodes text straight into the socket's buffer, where encoding it here
+ * first would allocate each chunk twice (the Next adapter encodes it).
+ */
 export interface StreamReply {
-  stream: ReadableStream<Uint8Array> | null;
+  stream: ReadableStream<Uint8Array | string> | null;
   headers: Record<string, string>;
 }
 

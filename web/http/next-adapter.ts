@@ -10,9 +10,20 @@ import type { ApiRequest, Endpoint } from "./endpoint";
 type Serve = (endpoint: Endpoint, request: ApiRequest) => Promise<Answer>;
 type RouteContext = { params: Promise<Record<string, string | string[] | undefined>> };
 
+/** A stream's text chunks as the bytes a Web Response carries; byte chunks pass as they are. */
+function chunksAsBytes(): TransformStream<Uint8Array | string, Uint8Array> {
+  const encoder = new TextEncoder();
+  return new TransformStream({
+    transform(chunk, controller) {
+      controller.enqueue(typeof chunk === "string" ? encoder.encode(chunk) : chunk);
+    },
+  });
+}
+
 export function toWebResponse(answer: Answer): Response {
+  const body = answer.body instanceof ReadableStream ? answer.body.pipeThrough(chunksAsBytes()) : answer.body;
   // A Buffer is a Uint8Array: sent as its bytes (the DOM typing wants an ArrayBuffer-backed view).
-  return new Response(answer.body as BodyInit | null, { status: answer.status, headers: answer.headers });
+  return new Response(body as BodyInit | null, { status: answer.status, headers: answer.headers });
 }
 
 export function nextHandlers(serve: Serve, endpoint: Endpoint) {

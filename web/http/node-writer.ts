@@ -116,7 +116,7 @@ export function drainedOrClosed(res: ServerResponse): Promise<void> {
 }
 
 /** The event stream, written as its frames come, pausing while the socket is full; it ends when the client goes. */
-async function pipeStream(res: ServerResponse, status: number, headers: Record<string, string>, stream: ReadableStream<Uint8Array>, head: boolean): Promise<void> {
+async function pipeStream(res: ServerResponse, status: number, headers: Record<string, string>, stream: ReadableStream<Uint8Array | string>, head: boolean): Promise<void> {
   res.writeHead(status, headers);
   if (head) {
     await stream.cancel();

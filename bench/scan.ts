@@ -71,6 +71,23 @@ function postgresCpuByKind(postmaster: number): Record<"backends" | "autovacuum"
   return kinds;
 }
 
+/**
+ * What autovacuum did to each table during the backfill (the "autovacuum" and
+ * "ended" shares above): its runs, and their time (wall, cost-delay sleeps
+ * included) where the server keeps it (PostgreSQL 18's total_auto* columns).
+ */
+async function printAutovacuum(sql: postgres.Sql): Promise<void> {
+  await sql`select pg_stat_force_next_flush()`.catch(() => {});
+  const timed = (await sql`select 1 from pg_attribute where attrelid = 'pg_stat_user_tables'::regclass and attname = 'total_autovacuum_time'`).length > 0;
+  const rows = await sql.unsafe<{ relname: string; vacuums: number; analyzes: number; vacuum_ms: number | null; analyze_ms: number | null }[]>(`
+    select relname, autovacuum_count::int as vacuums, autoanalyze_count::int as analyzes,
+      ${timed ? "round(total_autovacuum_time)::int" : "null"} as vacuum_ms, ${timed ? "round(total_autoanalyze_time)::int" : "null"} as analyze_ms
+    from pg_stat_user_tables where autovacuum_count + autoanalyze_count > 0
+    order by ${timed ? "total_autovacuum_time + total_autoanalyze_time" : "autovacuum_count + autoanalyze_count"} desc`);
+  const each = rows.map((r) => `${r.relname} ${r.vacuums}v${r.vacuum_ms === null ? "" : ` ${r.vacuum_ms} ms`} ${r.analyzes}a${r.analyze_ms === null ? "" : ` ${r.analyze_ms} ms`}`);
+  console.log(`  autovacuum by table (runs, wall ms): ${each.join("; ") || "none"}`);
+}
+
 /** Peak resident set of a process so far (VmHWM), in MB. */
 function peakRssMb(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
@@ -193,6 +210,7 @@ for (const [index, size] of SIZES.entries()) {
         order by 1 desc limit 12`;
       for (const t of jit) console.log(`  pg JIT ${String(t.ms).padStart(7)} ms ${String(t.calls).padStart(7)} functions  ${t.query}`);
     }
+    if (postmasterPid) await printAutovacuum(sql);
     if (scannedCount !== total) misses.push(`${total}: ${scannedCount} transactions scanned at the end`);
     const [fillRow] = await sql`select count(*)::int as n from fills`;
     peak = Math.max(peak, peakRssMb(worker.pid!));

@@ -63,7 +63,7 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const embedded = process.env.WRITE_LAB_ADMIN_URL ? null : await startEmbeddedPostgres({
   dataDir: path.join(ROOT, ".data/bench-write-path-pg"),
   persistent: false,
-  settings: STATEMENTS ? ["-c", "shared_preload_libraries=pg_stat_statements", "-c", "pg_stat_statements.track=all"] : [],
+  settings: STATEMENTS ? ["-c", "shared_preload_libraries=pg_stat_statements", "-c", "pg_stat_statements.track=all", "-c", "pg_stat_statements.track_planning=on"] : [],
 });
 const adminUrl = process.env.WRITE_LAB_ADMIN_URL ?? embedded!.adminUrl;
 const quiet = pino({ level: "silent" });
@@ -117,7 +117,9 @@ try {
   const runs = new Map<string, { backend: number[]; node: number[]; wal: number[]; digest: string }>();
   for (let round = 0; round < ROUNDS; round++) {
     for (const v of VARIANTS) {
-      const url = await fresh(`write_lab_${v.name.replace(/\W/g, "_")}`, v.dir, v.extra);
+      // In lower case: fresh() drops the name unquoted (folded to lower case) and creates it as given, so a
+      // variant named in capitals kept its first run's database and replayed into it (a lab pitfall, session 18).
+      const url = await fresh(`write_lab_${v.name.replace(/\W/g, "_").toLowerCase()}`, v.dir, v.extra);
       const sql = postgres(url, { max: 1, onnotice: () => {}, max_lifetime: 0, idle_timeout: 0 });
       drizzle(sql); // the worker's value handling (see worker/leader-lock.ts)
       const [session] = await sql<{ pid: number }[]>`select pg_backend_pid() as pid`;
@@ -137,11 +139,15 @@ try {
         digests.push(`${table}:${(row!.d as string).slice(0, 8)}`);
       }
       if (STATEMENTS && round === ROUNDS - 1) {
-        const top = await sql<{ ms: number; calls: number; query: string }[]>`
-          select round(total_exec_time)::int as ms, calls::int, left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 120) as query
+        // Planning is counted where the server tracks it (the embedded one here: pg_stat_statements.track_planning).
+        const top = await sql<{ ms: number; plan_ms: number; plans: number; calls: number; query: string }[]>`
+          select round(total_exec_time)::int as ms, round(total_plan_time)::int as plan_ms, plans::int, calls::int,
+            left(regexp_replace(query, '[[:space:]]+', ' ', 'g'), 110) as query
           from pg_stat_statements where dbid = (select oid from pg_database where datname = current_database())
-          order by total_exec_time desc limit 25`;
-        for (const t of top) console.log(`  ${v.name} ${String(t.ms).padStart(6)} ms ${String(t.calls).padStart(6)} calls  ${t.query}`);
+          order by total_exec_time + total_plan_time desc limit 25`;
+        for (const t of top) {
+          console.log(`  ${v.name} ${String(t.ms).padStart(6)} ms ${String(t.calls).padStart(6)} calls, planned ${String(t.plans).padStart(4)} times in ${String(t.plan_ms).padStart(4)} ms  ${t.query}`);
+        }
         const [jit] = await sql<{ statements: number; functions: number; ms: number }[]>`
           select count(*) filter (where jit_functions > 0)::int as statements, coalesce(sum(jit_functions), 0)::int as functions,
             round(coalesce(sum(jit_generation_time + jit_inlining_time + jit_optimization_time + jit_emission_time), 0))::int as ms

@@ -21,7 +21,8 @@ import { cpuSeconds, idleCpuRates, load, log, ROOT, spawnServer } from "./harnes
 // GC_NODE: the Node binary (default this one). GC_WEB_FLAGS: node flags for
 // the web alone (e.g. --min-semi-space-size=16), space-separated.
 // GC_BASE_ROOT: another copy of the project (the base of a change, its
-// node_modules and .next linked): its web runs as a third server, "base".
+// node_modules and .next linked): its web runs as a third server, "base",
+// with GC_BASE_FLAGS.
 
 const SECONDS = Number(process.env.GC_SECONDS ?? 6);
 const ROUNDS = Number(process.env.GC_ROUNDS ?? 3);
@@ -29,6 +30,7 @@ const NODE = process.env.GC_NODE ?? process.execPath;
 const WEB_FLAGS = (process.env.GC_WEB_FLAGS ?? "").split(/\s+/).filter(Boolean);
 const SAMPLER = path.join(ROOT, "bench/alloc-sampler.mjs");
 const BASE_ROOT = process.env.GC_BASE_ROOT;
+const BASE_FLAGS = (process.env.GC_BASE_FLAGS ?? "").split(/\s+/).filter(Boolean);
 
 type Paths = (s: { tokens: string[]; hi: number; book: string }) => string[];
 const ENDPOINTS: Record<string, Paths> = {
@@ -86,18 +88,18 @@ async function main() {
   const provider = await startBenchTokenStandin(tokens);
   const sampleFile = (who: string) => path.join(tmpdir(), `api-gc-${process.pid}-${who}.json`);
   const common = { DATABASE_URL: url, DATABASE_POOL_SIZE: "10", LOG_LEVEL: "warn", ...benchTokenEnv(provider.url) };
-  const startWeb = async (root: string, who: string) => {
+  const startWeb = async (root: string, who: string, flags: string[]) => {
     const port = await freePort();
     const child = await spawnServer(
-      ["--trace-gc", "--import", SAMPLER, ...WEB_FLAGS, path.join(root, "scripts/web.mjs")],
+      ["--trace-gc", "--import", SAMPLER, ...flags, path.join(root, "scripts/web.mjs")],
       { NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", ...common, RATE_LIMIT_RPM: "1000000000", PORT: String(port), HOST: "127.0.0.1", ALLOC_SAMPLE_FILE: sampleFile(who) },
       (out) => out.includes("serving on"),
       NODE,
     );
     return { who, url: `http://127.0.0.1:${port}`, child, gcs: collector(child) };
   };
-  const webs = [await startWeb(ROOT, "web")];
-  if (BASE_ROOT) webs.push(await startWeb(BASE_ROOT, "base"));
+  const webs = [await startWeb(ROOT, "web", WEB_FLAGS)];
+  if (BASE_ROOT) webs.push(await startWeb(BASE_ROOT, "base", BASE_FLAGS));
   const barePort = await freePort();
   const bare = await spawnServer(
     ["--trace-gc", "--import", "tsx", "--import", SAMPLER, "bench/bare-main.ts"],
@@ -111,7 +113,7 @@ async function main() {
     await new Promise((resolve) => setTimeout(resolve, 6000));
     const idle = await idleCpuRates(servers.map((s) => s.child.pid), 5);
     const idleText = servers.map((s, i) => `${s.who} ${idle[i]!.toFixed(1)}`).join(", ");
-    log(`${name} on ${NODE}, web flags [${WEB_FLAGS.join(" ")}]; idle ms/s ${idleText}; ${ROUNDS} x ${SECONDS} s each`);
+    log(`${name} on ${NODE}, web flags [${WEB_FLAGS.join(" ")}], base [${BASE_FLAGS.join(" ")}]; idle ms/s ${idleText}; ${ROUNDS} x ${SECONDS} s each`);
     for (const s of servers) await load(s.url, paths, 2);
     const slices = new Map<string, Slice[]>(servers.map((s) => [s.who, []]));
     const slice = async (i: number) => {
@@ -155,6 +157,10 @@ async function main() {
       );
       for (const x of xs) log(`  ${s.who} slice: ${x.rps.toFixed(0)} req/s, net ${x.net.toFixed(0)} µs, ${x.scavenges.toFixed(1)} scav/1000, ${x.scavengeMs.toFixed(0)} µs scav/req, ${x.fulls} full, ${x.allocKb.toFixed(0)} KB/req`);
     }
+    const rss = () => servers.map((s) => `${s.who} ${(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${s.child.pid}/status`, "utf8"))?.[1]) / 1024).toFixed(0)}`).join(", ");
+    const rightAfter = rss();
+    await new Promise((resolve) => setTimeout(resolve, 10_000));
+    log(`RSS MB right after: ${rightAfter}; 10 s later: ${rss()}`);
     if (process.env.GC_SAMPLE) for (const s of servers) await sample(s.who, s.url, s.child, paths, sampleFile(s.who));
   } finally {
     for (const s of servers) s.child.kill("SIGTERM");

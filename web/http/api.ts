@@ -23,9 +23,9 @@ export interface Answer {
   /**
    * The JSON (an answer's strong ETag, the SHA-1 of its UTF-8, in
    * headers.etag), the event stream or a CSV export, or no body.
-   * JSON goes as text, which node:http sends in one write with the head (a
-   * Buffer is a second chunk, some 4 µs more a request), but for a large
-   * body, sent as the bytes it was hashed as (response.ts, LARGE_BODY_CHARS).
+   * JSON under 8 K characters goes as text, which node:http sends in one
+   * write with the head; a larger body as its UTF-8 bytes, a second chunk of
+   * the same write, which the body memo keeps per URL (./body-memo.ts).
    */
   body: string | Buffer | ReadableStream<Uint8Array | string> | null;
 }

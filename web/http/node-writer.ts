@@ -66,8 +66,8 @@ const gzipped = (body: string | Buffer) =>
 /**
  * Writes the answer; its headers object is the writer's to complete (each
  * Answer is made for one request), not copied. The body goes as it came: a
- * text (node:http sends the head and a string body in one write) or a large
- * body's bytes (a second chunk of the same write; response.ts, LARGE_BODY_CHARS).
+ * text (node:http sends the head and a string body in one write) or a larger
+ * body's bytes (a second chunk of the same write; web/http/body-memo.ts).
  */
 export async function writeAnswer(req: IncomingMessage, res: ServerResponse, answer: Answer, options: WriterOptions): Promise<void> {
   const head = req.method === "HEAD";

@@ -1,0 +1,197 @@
+import { existsSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { ChildProcess } from "node:child_process";
+import postgres from "postgres";
+import { freePort } from "../platform/postgres/embedded";
+import { benchTokenEnv, PAYMENT_MINTS, startBenchTokenStandin } from "./api-data";
+import { cpuSeconds, idleCpuRates, load, log, ROOT, spawnServer } from "./harness";
+
+// npm run bench:api-gc — what the collector costs the web and the bare server
+// on one endpoint of bench:api, side by side: both run with `--trace-gc` on the
+// same Node, in turn (GC_ROUNDS slices of GC_SECONDS each at 32 connections,
+// every other round the bare server first), and each slice counts its
+// requests, CPU a request (net of the process's idle rate), scavenges and
+// mark-compacts (and their pauses) and the bytes allocated a request (each
+// collection's heap size before it, less the size after the previous one).
+// With GC_SAMPLE=1 a last slice each runs V8's sampling heap profiler
+// (bench/alloc-sampler.mjs, freed objects kept) and lists the functions that
+// allocate the most, in bytes a request.
+// DATABASE_URL: the bench's database. GC_ENDPOINT: one of ENDPOINTS' names.
+// GC_NODE: the Node binary (default this one). GC_WEB_FLAGS: node flags for
+// the web alone (e.g. --min-semi-space-size=16), space-separated.
+// GC_BASE_ROOT: another copy of the project (the base of a change, its
+// node_modules and .next linked): its web runs as a third server, "base",
+// with GC_BASE_FLAGS.
+
+const SECONDS = Number(process.env.GC_SECONDS ?? 6);
+const ROUNDS = Number(process.env.GC_ROUNDS ?? 3);
+const NODE = process.env.GC_NODE ?? process.execPath;
+const WEB_FLAGS = (process.env.GC_WEB_FLAGS ?? "").split(/\s+/).filter(Boolean);
+const SAMPLER = path.join(ROOT, "bench/alloc-sampler.mjs");
+const BASE_ROOT = process.env.GC_BASE_ROOT;
+const BASE_FLAGS = (process.env.GC_BASE_FLAGS ?? "").split(/\s+/).filter(Boolean);
+
+type Paths = (s: { tokens: string[]; hi: number; book: string }) => string[];
+const ENDPOINTS: Record<string, Paths> = {
+  "candles-1m-day": ({ tokens, book }) => tokens.map((t) => `/v1/candles?tokenMint=${t}&paymentMint=${book}&resolution=1m&limit=1440`),
+  "candles-1m-empty": ({ tokens, book, hi }) =>
+    tokens.map((t) => `/v1/candles?tokenMint=${t}&paymentMint=${book}&resolution=1m&limit=1440&includeEmpty=true&toTime=${hi}`),
+  "candles-1h-chart": ({ tokens, book, hi }) =>
+    tokens.map((t) => `/v1/candles?tokenMint=${t}&paymentMint=${book}&resolution=1h&limit=500&units=human&invert=true&includeEmpty=true&toTime=${hi}`),
+  "candles-1d-year": ({ tokens, book }) => tokens.map((t) => `/v1/candles?tokenMint=${t}&paymentMint=${book}&resolution=1d&limit=365`),
+  "makers-7d": () => ["/v1/makers?window=7d&sort=offers"],
+  "makers-all": () => ["/v1/makers?window=all"],
+  tickers: () => ["/v1/coingecko/tickers"],
+  pairs: () => ["/v1/coingecko/pairs"],
+  "historical-trades": ({ tokens, book }) => tokens.map((t) => `/v1/coingecko/historical_trades?ticker_id=${t}_${book}`),
+};
+
+/** One collection from a `--trace-gc` line: its kind, the heap (MB) before and after, its pause (ms). */
+type Collection = { kind: "scavenge" | "full" | "other"; before: number; after: number; ms: number };
+const GC_LINE = /ms: ([A-Za-z-]+(?: [A-Za-z-]+)?)(?: \([a-z ]+\))? ([\d.]+) \([\d.]+\) -> ([\d.]+) \([\d.]+\) MB,.*?([\d.]+) \/ [\d.]+ ms/;
+
+function collector(child: ChildProcess): Collection[] {
+  const seen: Collection[] = [];
+  let rest = "";
+  child.stdout!.on("data", (chunk: Buffer) => {
+    const lines = (rest + chunk.toString()).split("\n");
+    rest = lines.pop() ?? "";
+    for (const line of lines) {
+      const m = GC_LINE.exec(line);
+      if (!m) continue;
+      const kind = m[1] === "Scavenge" ? "scavenge" : m[1]!.startsWith("Mark-Compact") ? "full" : "other";
+      seen.push({ kind, before: Number(m[2]), after: Number(m[3]), ms: Number(m[4]) });
+    }
+  });
+  return seen;
+}
+
+type Slice = { rps: number; requests: number; cpu: number; net: number; scavenges: number; scavengeMs: number; fulls: number; fullMs: number; allocKb: number };
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+};
+
+async function main() {
+  const url = process.env.DATABASE_URL;
+  const name = process.env.GC_ENDPOINT ?? "candles-1m-day";
+  const pathsOf = ENDPOINTS[name];
+  if (!url || !pathsOf) throw new Error(`set DATABASE_URL and GC_ENDPOINT (one of ${Object.keys(ENDPOINTS).join(", ")})`);
+  const sql = postgres(url, { max: 1 });
+  const tokens = (await sql`select distinct token_mint as v from offers limit 50`).map((r) => String(r.v));
+  const [range] = await sql`select extract(epoch from max(block_time))::bigint as hi from fills`;
+  await sql.end();
+  const paths = pathsOf({ tokens, hi: Number(range!.hi), book: PAYMENT_MINTS[0]! });
+  const provider = await startBenchTokenStandin(tokens);
+  const sampleFile = (who: string) => path.join(tmpdir(), `api-gc-${process.pid}-${who}.json`);
+  const common = { DATABASE_URL: url, DATABASE_POOL_SIZE: "10", LOG_LEVEL: "warn", ...benchTokenEnv(provider.url) };
+  const startWeb = async (root: string, who: string, flags: string[]) => {
+    const port = await freePort();
+    const child = await spawnServer(
+      ["--trace-gc", "--import", SAMPLER, ...flags, path.join(root, "scripts/web.mjs")],
+      { NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", ...common, RATE_LIMIT_RPM: "1000000000", PORT: String(port), HOST: "127.0.0.1", ALLOC_SAMPLE_FILE: sampleFile(who) },
+      (out) => out.includes("serving on"),
+      NODE,
+    );
+    return { who, url: `http://127.0.0.1:${port}`, child, gcs: collector(child) };
+  };
+  const webs = [await startWeb(ROOT, "web", WEB_FLAGS)];
+  if (BASE_ROOT) webs.push(await startWeb(BASE_ROOT, "base", BASE_FLAGS));
+  const barePort = await freePort();
+  const bare = await spawnServer(
+    ["--trace-gc", "--import", "tsx", "--import", SAMPLER, "bench/bare-main.ts"],
+    { ...common, PORT: String(barePort), ALLOC_SAMPLE_FILE: sampleFile("bare") },
+    () => false,
+    NODE,
+  );
+  const servers = [...webs, { who: "bare", url: `http://127.0.0.1:${barePort}`, child: bare, gcs: collector(bare) }];
+  try {
+    for (const s of servers) await fetch(`${s.url}/v1/stats`).then((r) => r.arrayBuffer());
+    await new Promise((resolve) => setTimeout(resolve, 6000));
+    const idle = await idleCpuRates(servers.map((s) => s.child.pid), 5);
+    const idleText = servers.map((s, i) => `${s.who} ${idle[i]!.toFixed(1)}`).join(", ");
+    log(`${name} on ${NODE}, web flags [${WEB_FLAGS.join(" ")}], base [${BASE_FLAGS.join(" ")}]; idle ms/s ${idleText}; ${ROUNDS} x ${SECONDS} s each`);
+    for (const s of servers) await load(s.url, paths, 2);
+    const slices = new Map<string, Slice[]>(servers.map((s) => [s.who, []]));
+    const slice = async (i: number) => {
+      const s = servers[i]!;
+      const from = s.gcs.length;
+      const before = cpuSeconds(s.child.pid);
+      const started = performance.now();
+      const result = await load(s.url, paths, SECONDS);
+      const elapsed = (performance.now() - started) / 1000;
+      const cpu = ((cpuSeconds(s.child.pid) - before) * 1e6) / result.requests;
+      await new Promise((resolve) => setTimeout(resolve, 200)); // the trace's last lines
+      const gcs = s.gcs.slice(from);
+      let alloc = 0;
+      for (let k = Math.max(from, 1); k < s.gcs.length; k++) alloc += Math.max(0, s.gcs[k]!.before - s.gcs[k - 1]!.after);
+      const of = (kind: Collection["kind"]) => gcs.filter((g) => g.kind === kind);
+      slices.get(s.who)!.push({
+        rps: result.rps,
+        requests: result.requests,
+        cpu,
+        net: cpu - (idle[i]! * 1000 * elapsed) / result.requests,
+        scavenges: (1000 * of("scavenge").length) / result.requests,
+        scavengeMs: (1000 * of("scavenge").reduce((t, g) => t + g.ms, 0)) / result.requests,
+        fulls: of("full").length + of("other").length,
+        fullMs: (1000 * [...of("full"), ...of("other")].reduce((t, g) => t + g.ms, 0)) / result.requests,
+        allocKb: (alloc * 1024) / result.requests,
+      });
+    };
+    // Each round in another order (a rotation, then reversed), so that a drift of the machine's load falls on every server.
+    const order = (round: number) => {
+      const rotated = servers.map((_, i) => (i + (round >> 1)) % servers.length);
+      return round % 2 === 0 ? rotated : rotated.reverse();
+    };
+    for (let round = 0; round < ROUNDS; round++) for (const i of order(round)) await slice(i);
+    console.log("server  req/s  cpu µs  net µs  scav/1000 req  scav µs/req  full GCs  full µs/req  alloc KB/req   (medians of the slices)");
+    for (const s of servers) {
+      const xs = slices.get(s.who)!;
+      const m = (k: keyof Slice) => median(xs.map((x) => x[k]));
+      console.log(
+        `${s.who.padEnd(6)} ${m("rps").toFixed(0).padStart(6)} ${m("cpu").toFixed(0).padStart(7)} ${m("net").toFixed(0).padStart(7)} ${m("scavenges").toFixed(1).padStart(14)} ` +
+          `${m("scavengeMs").toFixed(0).padStart(12)} ${m("fulls").toFixed(0).padStart(9)} ${m("fullMs").toFixed(0).padStart(12)} ${m("allocKb").toFixed(0).padStart(13)}`,
+      );
+      for (const x of xs) log(`  ${s.who} slice: ${x.rps.toFixed(0)} req/s, net ${x.net.toFixed(0)} µs, ${x.scavenges.toFixed(1)} scav/1000, ${x.scavengeMs.toFixed(0)} µs scav/req, ${x.fulls} full, ${x.allocKb.toFixed(0)} KB/req`);
+    }
+    const rss = () => servers.map((s) => `${s.who} ${(Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${s.child.pid}/status`, "utf8"))?.[1]) / 1024).toFixed(0)}`).join(", ");
+    const rightAfter = rss();
+    await new Promise((resolve) => setTimeout(resolve, 10_000));
+    log(`RSS MB right after: ${rightAfter}; 10 s later: ${rss()}`);
+    if (process.env.GC_SAMPLE) for (const s of servers) await sample(s.who, s.url, s.child, paths, sampleFile(s.who));
+  } finally {
+    for (const s of servers) s.child.kill("SIGTERM");
+    await provider.stop();
+  }
+  process.exit(0);
+}
+
+type SampleNode = { callFrame: { functionName: string; url: string; lineNumber: number }; selfSize: number; children: SampleNode[] };
+
+/** A slice under the sampling heap profiler: the functions that allocate the most, in bytes a request. */
+async function sample(who: string, url: string, child: ChildProcess, paths: string[], file: string): Promise<void> {
+  rmSync(file, { force: true });
+  child.kill("SIGUSR2");
+  const result = await load(url, paths, SECONDS);
+  child.kill("SIGUSR2");
+  for (let i = 0; i < 100 && !existsSync(file); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+  await new Promise((resolve) => setTimeout(resolve, 300));
+  const { head } = JSON.parse(readFileSync(file, "utf8")) as { head: SampleNode };
+  const byFunction = new Map<string, number>();
+  let total = 0;
+  const walk = (node: SampleNode) => {
+    const where = `${node.callFrame.functionName || "(anonymous)"} ${path.basename(node.callFrame.url)}:${node.callFrame.lineNumber + 1}`;
+    byFunction.set(where, (byFunction.get(where) ?? 0) + node.selfSize);
+    total += node.selfSize;
+    node.children.forEach(walk);
+  };
+  walk(head);
+  const kb = (bytes: number) => (bytes / 1024 / result.requests).toFixed(1).padStart(7);
+  console.log(`\n${who}: ${result.requests} requests sampled, ${kb(total)} KB a request in all; by function (self):`);
+  for (const [where, bytes] of [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 25)) console.log(`  ${kb(bytes)} KB  ${where}`);
+}
+
+await main();

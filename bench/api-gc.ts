@@ -2,9 +2,9 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { ChildProcess } from "node:child_process";
-import postgres from "postgres";
 import { freePort } from "../platform/postgres/embedded";
-import { benchTokenEnv, PAYMENT_MINTS, startBenchTokenStandin } from "./api-data";
+import { benchTokenEnv, startBenchTokenStandin } from "./api-data";
+import { benchEndpoints, benchSamples } from "./api-endpoints";
 import { cpuSeconds, idleCpuRates, load, log, ROOT, spawnServer } from "./harness";
 
 // npm run bench:api-gc — what the collector costs the web and the bare server
@@ -17,7 +17,8 @@ import { cpuSeconds, idleCpuRates, load, log, ROOT, spawnServer } from "./harnes
 // With GC_SAMPLE=1 a last slice each runs V8's sampling heap profiler
 // (bench/alloc-sampler.mjs, freed objects kept) and lists the functions that
 // allocate the most, in bytes a request.
-// DATABASE_URL: the bench's database. GC_ENDPOINT: one of ENDPOINTS' names.
+// DATABASE_URL: the bench's database. GC_ENDPOINT: a bench:api endpoint's name
+// (bench/api-endpoints.ts) or one of ALIASES' short names.
 // GC_NODE: the Node binary (default this one). GC_WEB_FLAGS: node flags for
 // the web alone (e.g. --min-semi-space-size=16), space-separated.
 // GC_BASE_ROOT: another copy of the project (the base of a change, its
@@ -32,19 +33,17 @@ const SAMPLER = path.join(ROOT, "bench/alloc-sampler.mjs");
 const BASE_ROOT = process.env.GC_BASE_ROOT;
 const BASE_FLAGS = (process.env.GC_BASE_FLAGS ?? "").split(/\s+/).filter(Boolean);
 
-type Paths = (s: { tokens: string[]; hi: number; book: string }) => string[];
-const ENDPOINTS: Record<string, Paths> = {
-  "candles-1m-day": ({ tokens, book }) => tokens.map((t) => `/v1/candles?tokenMint=${t}&paymentMint=${book}&resolution=1m&limit=1440`),
-  "candles-1m-empty": ({ tokens, book, hi }) =>
-    tokens.map((t) => `/v1/candles?tokenMint=${t}&paymentMint=${book}&resolution=1m&limit=1440&includeEmpty=true&toTime=${hi}`),
-  "candles-1h-chart": ({ tokens, book, hi }) =>
-    tokens.map((t) => `/v1/candles?tokenMint=${t}&paymentMint=${book}&resolution=1h&limit=500&units=human&invert=true&includeEmpty=true&toTime=${hi}`),
-  "candles-1d-year": ({ tokens, book }) => tokens.map((t) => `/v1/candles?tokenMint=${t}&paymentMint=${book}&resolution=1d&limit=365`),
-  "makers-7d": () => ["/v1/makers?window=7d&sort=offers"],
-  "makers-all": () => ["/v1/makers?window=all"],
-  tickers: () => ["/v1/coingecko/tickers"],
-  pairs: () => ["/v1/coingecko/pairs"],
-  "historical-trades": ({ tokens, book }) => tokens.map((t) => `/v1/coingecko/historical_trades?ticker_id=${t}_${book}`),
+/** Short names for bench:api's endpoints (bench/api-endpoints.ts); GC_ENDPOINT also takes bench:api's own name. */
+const ALIASES: Record<string, string> = {
+  "candles-1m-day": "/v1/candles (1m, a day)",
+  "candles-1m-empty": "/v1/candles (1m, a day, includeEmpty)",
+  "candles-1h-chart": "/v1/candles (1h, human+invert+empty)",
+  "candles-1d-year": "/v1/candles (1d, a year)",
+  "makers-7d": "/v1/makers (7d, by offers)",
+  "makers-all": "/v1/makers (all)",
+  tickers: "/v1/coingecko/tickers",
+  pairs: "/v1/coingecko/pairs",
+  "historical-trades": "/v1/coingecko/historical_trades",
 };
 
 /** One collection from a `--trace-gc` line: its kind, the heap (MB) before and after, its pause (ms). */
@@ -77,14 +76,13 @@ const median = (values: number[]) => {
 
 async function main() {
   const url = process.env.DATABASE_URL;
-  const name = process.env.GC_ENDPOINT ?? "candles-1m-day";
-  const pathsOf = ENDPOINTS[name];
-  if (!url || !pathsOf) throw new Error(`set DATABASE_URL and GC_ENDPOINT (one of ${Object.keys(ENDPOINTS).join(", ")})`);
-  const sql = postgres(url, { max: 1 });
-  const tokens = (await sql`select distinct token_mint as v from offers limit 50`).map((r) => String(r.v));
-  const [range] = await sql`select extract(epoch from max(block_time))::bigint as hi from fills`;
-  await sql.end();
-  const paths = pathsOf({ tokens, hi: Number(range!.hi), book: PAYMENT_MINTS[0]! });
+  const asked = process.env.GC_ENDPOINT ?? "candles-1m-day";
+  const name = ALIASES[asked] ?? asked;
+  if (!url) throw new Error("set DATABASE_URL (the bench:api database)");
+  const s = await benchSamples(url);
+  const paths = benchEndpoints(s).find(([n]) => n === name)?.[1];
+  if (!paths) throw new Error(`GC_ENDPOINT: ${asked} is not one of bench:api's endpoints (or ${Object.keys(ALIASES).join(", ")})`);
+  const { tokens } = s;
   const provider = await startBenchTokenStandin(tokens);
   const sampleFile = (who: string) => path.join(tmpdir(), `api-gc-${process.pid}-${who}.json`);
   const common = { DATABASE_URL: url, DATABASE_POOL_SIZE: "10", LOG_LEVEL: "warn", ...benchTokenEnv(provider.url) };

@@ -7,7 +7,8 @@ import { freePort, startEmbeddedPostgres } from "../platform/postgres/embedded";
 import { migrateDatabase } from "../lib/db/migrate";
 import { createDatabaseIfMissing } from "../platform/postgres/resolve";
 import { markLapsedOffers } from "../lib/db/writes/offers";
-import { benchTokenEnv, FILLS, generate, OFFERS, PAYMENT_MINTS, recordScan, startBenchTokenStandin } from "./api-data";
+import { benchTokenEnv, FILLS, generate, OFFERS, recordScan, startBenchTokenStandin } from "./api-data";
+import { benchEndpoints, benchSamples, NOOP } from "./api-endpoints";
 import { cpuSeconds, ensureBuild, idleCpuRates, load, loadDownloads, loadPaired, log, ROOT, spawnServer, startNext, type Load } from "./harness";
 
 // npm run bench:api — the /v1 endpoints under load at 32 connections through
@@ -111,22 +112,15 @@ async function lapseJob(url: string): Promise<void> {
   if (total > 0) log(`lapse job flagged ${total.toLocaleString()} offers`);
 }
 
-async function samples(url: string) {
+/** How long a naive SUM over every fill takes: the scale the aggregates spare each request. */
+async function naiveSumMs(url: string): Promise<number> {
   const sql = postgres(url, { max: 1 });
-  const pick = async (query: string) => (await sql.unsafe(query)).map((r) => String(r.v));
-  const makers = await pick("select maker as v from offers where state = 'active' group by maker limit 200");
-  const takers = await pick("select taker as v from fills tablesample system (0.1) limit 200");
-  const tokens = await pick("select distinct token_mint as v from offers limit 50");
-  const pdas = await pick("select offer_pda as v from fills tablesample system (0.1) limit 200");
-  const [range] = await sql`select extract(epoch from max(block_time))::bigint as hi from fills`;
-  const naiveStart = performance.now();
+  const started = performance.now();
   await sql`select payment_mint, sum(fee_amount), sum(payment_amount) from fills group by payment_mint`;
-  const naiveMs = performance.now() - naiveStart;
+  const ms = performance.now() - started;
   await sql.end();
-  return { makers, takers, tokens, pdas, hi: Number(range!.hi), naiveMs };
+  return ms;
 }
-
-const each = <T>(values: T[], f: (v: T) => string) => values.map(f);
 
 /** The Node 24 binary, or undefined (with a line saying why) where none can be had. */
 function node24(): string | undefined {
@@ -142,7 +136,7 @@ function node24(): string | undefined {
 
 /** Endpoints answering one row or a constant; every other is a list (held to 0.7x the bare server's req/s). */
 const SINGLE = new Set([
-  "GET /v1 (no-op route)",
+  NOOP,
   "/v1/stats",
   "/v1/offers/:pda",
   "/v1/makers/:maker/stats",
@@ -169,66 +163,9 @@ async function main() {
     log("data ready");
     return;
   }
-  const s = await samples(db.url);
-  const day = 86_400;
-  const NOOP = "GET /v1 (no-op route)";
-  const book = PAYMENT_MINTS[0]!;
-  const all: [string, string[]][] = [
-    // No database: what the framework itself costs a request, against a bare constant reply.
-    [NOOP, ["/v1"]],
-    ["/v1/stats", ["/v1/stats"]],
-    ["/v1/offers (open)", ["/v1/offers"]],
-    ["/v1/offers?maker", each(s.makers, (m) => `/v1/offers?maker=${m}`)],
-    ["/v1/offers?tokenMint", each(s.tokens, (t) => `/v1/offers?tokenMint=${t}`)],
-    ["/v1/offers?paymentMint", each(PAYMENT_MINTS, (p) => `/v1/offers?paymentMint=${p}`)],
-    ["/v1/offers?side", ["/v1/offers?side=buy", "/v1/offers?side=sell"]],
-    ["/v1/offers?status=filled", ["/v1/offers?status=filled"]],
-    ["/v1/offers?status=expired", ["/v1/offers?status=expired"]],
-    ["/v1/offers?sort=price (book)", each(s.tokens, (t) => `/v1/offers?sort=price&tokenMint=${t}&paymentMint=${book}&side=sell`)],
-    ["/v1/offers/:pda", each(s.pdas, (p) => `/v1/offers/${p}`)],
-    ["/v1/offers/:pda/fills", each(s.pdas, (p) => `/v1/offers/${p}/fills`)],
-    ["/v1/fills", ["/v1/fills"]],
-    ["/v1/fills?taker", each(s.takers, (t) => `/v1/fills?taker=${t}`)],
-    ["/v1/fills?maker", each(s.makers, (m) => `/v1/fills?maker=${m}`)],
-    ["/v1/fills?offerPda", each(s.pdas, (p) => `/v1/fills?offerPda=${p}`)],
-    ["/v1/fills?tokenMint", each(s.tokens, (t) => `/v1/fills?tokenMint=${t}`)],
-    ["/v1/fills?paymentMint", each(PAYMENT_MINTS, (p) => `/v1/fills?paymentMint=${p}`)],
-    ["/v1/fills?fromTime&toTime", Array.from({ length: 50 }, (_, i) => `/v1/fills?fromTime=${s.hi - (i + 2) * 7 * day}&toTime=${s.hi - (i + 1) * 7 * day}`)],
-    // Narrow (one hour) and wide (from a year back) windows, and a window with another filter.
-    ["/v1/fills?from&to (1 h)", Array.from({ length: 50 }, (_, i) => `/v1/fills?fromTime=${s.hi - (i + 1) * 7 * day}&toTime=${s.hi - (i + 1) * 7 * day + 3600}`)],
-    ["/v1/fills?from&to (wide)", Array.from({ length: 50 }, (_, i) => `/v1/fills?fromTime=${s.hi - 51 * 7 * day}&toTime=${s.hi - i * 7 * day}`)],
-    ["/v1/fills?tokenMint&from&to", each(s.tokens, (t) => `/v1/fills?tokenMint=${t}&fromTime=${s.hi - 20 * 7 * day}&toTime=${s.hi - 19 * 7 * day}`)],
-    ["/v1/makers/:maker/stats", each(s.makers, (m) => `/v1/makers/${m}/stats`)],
-    ["/v1/makers/:maker/offers", each(s.makers, (m) => `/v1/makers/${m}/offers`)],
-    // The leaderboard of each window (maker_activity's hour, day and all-time buckets), and a maker's windowed stats.
-    ["/v1/makers (24h)", ["/v1/makers?window=24h"]],
-    ["/v1/makers (7d, by offers)", ["/v1/makers?window=7d&sort=offers"]],
-    ["/v1/makers (30d, by volume)", each(PAYMENT_MINTS, (p) => `/v1/makers?window=30d&sort=volume&paymentMint=${p}`)],
-    ["/v1/makers (all)", ["/v1/makers?window=all"]],
-    ["/v1/makers/:maker/stats?window=7d", each(s.makers, (m) => `/v1/makers/${m}/stats?window=7d`)],
-    ["/v1/candles (1d, a year)", each(s.tokens, (t) => `/v1/candles?tokenMint=${t}&paymentMint=${book}&resolution=1d&limit=365`)],
-    ["/v1/candles (1m, a day)", each(s.tokens, (t) => `/v1/candles?tokenMint=${t}&paymentMint=${book}&resolution=1m&limit=1440`)],
-    // The chart options: every minute of a day (empty ones filled), and a year of days in whole units (decimals from the token stand-in).
-    ["/v1/candles (1m, a day, includeEmpty)", each(s.tokens, (t) => `/v1/candles?tokenMint=${t}&paymentMint=${book}&resolution=1m&limit=1440&includeEmpty=true&toTime=${s.hi}`)],
-    ["/v1/candles (1d, a year, units=human)", each(s.tokens, (t) => `/v1/candles?tokenMint=${t}&paymentMint=${book}&resolution=1d&limit=365&units=human`)],
-    ["/v1/candles (1h, human+invert+empty)", each(s.tokens, (t) => `/v1/candles?tokenMint=${t}&paymentMint=${book}&resolution=1h&limit=500&units=human&invert=true&includeEmpty=true&toTime=${s.hi}`)],
-    ["/v1/book", each(s.tokens, (t) => `/v1/book?tokenMint=${t}&paymentMint=${book}`)],
-    ["/v1/book (depth 500)", each(s.tokens, (t) => `/v1/book?tokenMint=${t}&paymentMint=${book}&depth=500`)],
-    ["/v1/wallets/:address/trades", each(s.makers, (m) => `/v1/wallets/${m}/trades`)],
-    ["/v1/wallets/:address/trades?role=taker", each(s.takers, (t) => `/v1/wallets/${t}/trades?role=taker`)],
-    // An export streams every row: a pair's year of fills as CSV (5 M fills over 200 pairs: some 25,000 rows each).
-    ["/v1/fills CSV (a pair's year)", each(s.tokens, (t) => `/v1/fills?format=csv&tokenMint=${t}&paymentMint=${book}&fromTime=${s.hi - 365 * day}&toTime=${s.hi}`)],
-    // The aggregator adapters (whole tokens: decimals from the token stand-in). The DEXTools blocks are the
-    // scanned transactions' slots (one per fill: api-data.ts's recordScan), announced below the checkpoint.
-    ["/v1/coingecko/tickers", ["/v1/coingecko/tickers"]],
-    ["/v1/coingecko/pairs", ["/v1/coingecko/pairs"]],
-    ["/v1/markets", ["/v1/markets"]],
-    ["/v1/coingecko/orderbook", each(s.tokens, (t) => `/v1/coingecko/orderbook?ticker_id=${t}_${book}&depth=100`)],
-    ["/v1/coingecko/historical_trades", each(s.tokens, (t) => `/v1/coingecko/historical_trades?ticker_id=${t}_${book}`)],
-    ["/v1/coingecko/historical_trades (week)", each(s.tokens, (t) => `/v1/coingecko/historical_trades?ticker_id=${t}_${book}&start_time=${s.hi - 7 * day}&end_time=${s.hi}`)],
-    ["/v1/dextools/pair", each(s.tokens, (t) => `/v1/dextools/pair?id=${t}:${book}`)],
-    ["/v1/dextools/latest-block", ["/v1/dextools/latest-block"]],
-  ];
+  const s = await benchSamples(db.url);
+  const naiveMs = await naiveSumMs(db.url);
+  const all = benchEndpoints(s);
   const only = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : undefined;
   const scenarios = all.filter(([name]) => name === NOOP || !only || only.test(name));
 
@@ -264,7 +201,7 @@ async function main() {
   log(
     `${SECONDS} s per endpoint and server at ${CONNECTIONS} connections (${ROUNDS} slices each, in turn), then ${2 * SOLO_SECONDS} s ` +
       `at 1 connection each, asked in turn (p50@1), through scripts/web.mjs on ` +
-      `${servers.map((x) => x.version).join(" and ")}; naive SUM over ${FILLS.toLocaleString()} fills: ${s.naiveMs.toFixed(0)} ms`,
+      `${servers.map((x) => x.version).join(" and ")}; naive SUM over ${FILLS.toLocaleString()} fills: ${naiveMs.toFixed(0)} ms`,
   );
   const ms = (v: number) => (v < 10 ? v.toFixed(1) : v.toFixed(0)).padStart(5);
   const us = (v: number) => (Number.isFinite(v) ? v.toFixed(0) : "-").padStart(5);

@@ -5,7 +5,7 @@ import type { ChildProcess } from "node:child_process";
 import { freePort } from "../platform/postgres/embedded";
 import { benchTokenEnv, startBenchTokenStandin } from "./api-data";
 import { benchEndpoints, benchSamples } from "./api-endpoints";
-import { cpuSeconds, idleCpuRates, load, log, ROOT, spawnServer } from "./harness";
+import { cpuSeconds, idleCpuRates, load, log, ROOT, spawnServer, startNext } from "./harness";
 
 // npm run bench:api-gc — what the collector costs the web and the bare server
 // on one endpoint of bench:api, side by side: both run with `--trace-gc` on the
@@ -88,12 +88,7 @@ async function main() {
   const common = { DATABASE_URL: url, DATABASE_POOL_SIZE: "10", LOG_LEVEL: "warn", ...benchTokenEnv(provider.url) };
   const startWeb = async (root: string, who: string, flags: string[]) => {
     const port = await freePort();
-    const child = await spawnServer(
-      ["--trace-gc", "--import", SAMPLER, ...flags, path.join(root, "scripts/web.mjs")],
-      { NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", ...common, RATE_LIMIT_RPM: "1000000000", PORT: String(port), HOST: "127.0.0.1", ALLOC_SAMPLE_FILE: sampleFile(who) },
-      (out) => out.includes("serving on"),
-      NODE,
-    );
+    const child = await startNext(port, { ...common, RATE_LIMIT_RPM: "1000000000", ALLOC_SAMPLE_FILE: sampleFile(who) }, NODE, ["--trace-gc", "--import", SAMPLER, ...flags], root);
     return { who, url: `http://127.0.0.1:${port}`, child, gcs: collector(child) };
   };
   const webs = [await startWeb(ROOT, "web", WEB_FLAGS)];

@@ -42,10 +42,14 @@ export function spawnServer(
   });
 }
 
-/** The web as `npm run web` runs it: Next.js behind web/launcher.ts, in one process, on the given Node binary. */
-export const startNext = (port: number, env: Record<string, string>, node = process.execPath) =>
+/**
+ * The web as `npm run web` runs it: Next.js behind web/launcher.ts, in one
+ * process, on the given Node binary; `flags` go to Node before the script, and
+ * `root` is the copy of the project it runs from (bench:api-gc's base).
+ */
+export const startNext = (port: number, env: Record<string, string>, node = process.execPath, flags: string[] = [], root = ROOT) =>
   spawnServer(
-    [path.join(ROOT, "scripts/web.mjs")],
+    [...flags, path.join(root, "scripts/web.mjs")],
     { NEXT_TELEMETRY_DISABLED: "1", NODE_ENV: "production", LOG_LEVEL: "warn", ...env, PORT: String(port), HOST: "127.0.0.1" },
     (out) => out.includes("serving on"),
     node,

@@ -61,11 +61,15 @@ export function writeCheckpoint(sql: Writer, programId: string, c: Checkpoint): 
       last_slot = excluded.last_slot, updated_at = now()`;
 }
 
-/** Applied transactions not yet known to be final, oldest first, up to a slot. */
+/**
+ * Applied transactions not yet known to be final, oldest first, up to a slot.
+ * Ordered by the table's slot, not the output column of that name (the slot as
+ * text, "100000" before "99999"): see newestScanned.
+ */
 export async function unfinalizedUpTo(sql: Writer, slot: bigint, limit: number): Promise<{ signature: string; slot: bigint }[]> {
   const rows = await sql<{ signature: string; slot: string }[]>`
     select signature, slot::text from scanned_transactions
-    where not finalized and slot <= ${slot.toString()}::bigint order by slot limit ${limit}`;
+    where not finalized and slot <= ${slot.toString()}::bigint order by scanned_transactions.slot limit ${limit}`;
   return rows.map((r) => ({ signature: r.signature, slot: BigInt(r.slot) }));
 }
 
@@ -73,10 +77,16 @@ export function markFinalized(sql: Writer, signatures: string[]): Pending {
   return sql`update scanned_transactions set finalized = true where signature = any(${signatures}::text[])`;
 }
 
-/** The newest applied transaction, for a checkpoint after its successors were undone. */
+/**
+ * The newest applied transaction, for a checkpoint after its successors were undone.
+ * The ORDER BY names the table's slot: the bare name is the output column, the
+ * slot as text, which sorted every row ("999" after "1000") rather than reading
+ * the slot index backwards.
+ */
 export async function newestScanned(sql: Writer): Promise<Checkpoint> {
   const [row] = await sql<{ signature: string; slot: string }[]>`
-    select signature, slot::text from scanned_transactions order by slot desc, signature desc limit 1`;
+    select signature, slot::text from scanned_transactions
+    order by scanned_transactions.slot desc, scanned_transactions.signature desc limit 1`;
   return { lastSignature: row?.signature ?? null, lastSlot: row ? BigInt(row.slot) : null };
 }
 

@@ -184,6 +184,8 @@ interface FillRow {
  * token out; a take of a bid is token in and the payment less the fee out
  * (what the taker receives). A fill whose mint's decimals neither the
  * provider nor the chain knows cannot be stated in whole tokens and is left out.
+ * The ORDER BY names the table's slot: the bare name is the output column,
+ * the slot as text ("100" before "99").
  */
 export async function listDexEvents(db: Database, range: { fromBlock: number; toBlock: number }, decimalsOf: DecimalsOf): Promise<DexSwap[]> {
   const rows = (await db.$client.unsafe(
@@ -192,7 +194,7 @@ export async function listDexEvents(db: Database, range: { fromBlock: number; to
         (row_number() over (partition by slot order by signature, ix_index) - 1)::int as event_index,
         taker, token_mint, payment_mint, side::text as side, fill_amount::text, payment_amount::text, fee_amount::text
       from fills where slot >= $1::bigint and slot <= least($2::bigint, ${HORIZON})
-      order by slot, signature, ix_index`,
+      order by fills.slot, signature, ix_index`,
     [range.fromBlock, range.toBlock],
   )) as unknown as FillRow[];
   const decimals = await decimalsOf([...new Set(rows.flatMap((r) => [r.token_mint, r.payment_mint]))]);

@@ -204,3 +204,15 @@ describe("the pair's read", () => {
     expect((await dex(`/pair?id=${PAIR_ID}`)).body.pair.createdAtBlockNumber).toBe(290);
   });
 });
+
+describe("the events of a range", () => {
+  it("come in the order of their slots, not of the slots' text, across a change in the number of digits", async () => {
+    // Fills only (no scanned transactions), so that the blocks announced above stay as they are.
+    await recordFills(sql(), [
+      fillFixture("dex-100", ask.pda, { ...at(100), signature: signatureOf("dex-tx-100"), fillAmount: 1_000_000_000n, paymentAmount: 185_000_000n, feeAmount: 370_000n }),
+      fillFixture("dex-99", ask.pda, { ...at(99), signature: signatureOf("dex-tx-99"), fillAmount: 1_000_000_000n, paymentAmount: 185_000_000n, feeAmount: 370_000n }),
+    ]);
+    const { body } = await dex("/events?fromBlock=99&toBlock=301");
+    expect(body.events.map((e: { block: { blockNumber: number } }) => e.block.blockNumber)).toEqual([99, 100, 301, 301, 301]);
+  });
+});

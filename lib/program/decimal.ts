@@ -7,9 +7,18 @@ export interface Decimal {
   exponent: number;
 }
 
+/**
+ * 10^n for every n a price scale, a mint's decimals or a reciprocal's digits
+ * reach, made once: made at each call, the BigInt power was a tenth of the
+ * CPU of a chart's inverted candles (/v1/candles?invert=true, some 3,000
+ * calls an answer; docs/benchmarks-api.md, session 19).
+ */
+const POW10_KEPT = 128;
+const POW10 = Array.from({ length: POW10_KEPT }, (_, n) => 10n ** BigInt(n));
+
 export function pow10(n: number): bigint {
   if (!Number.isInteger(n) || n < 0) throw new RangeError(`pow10 needs a non-negative integer, got ${n}`);
-  return 10n ** BigInt(n);
+  return n < POW10_KEPT ? POW10[n]! : 10n ** BigInt(n);
 }
 
 const DECIMAL_PATTERN = /^([+-]?)(\d*)(?:\.(\d*))?$/;

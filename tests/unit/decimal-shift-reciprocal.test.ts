@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDecimal, parseDecimal, reciprocal, RECIPROCAL_SIGNIFICANT_DIGITS, shiftDecimal } from "../../lib/program/decimal";
+import { formatDecimal, parseDecimal, pow10, reciprocal, RECIPROCAL_SIGNIFICANT_DIGITS, shiftDecimal } from "../../lib/program/decimal";
 
 // The chart options' arithmetic (GET /v1/candles units=human, invert=true):
 // a shift is exact; a reciprocal is the one rounding, to 18 significant
@@ -78,5 +78,13 @@ describe("reciprocal", () => {
 
   it("refuses zero", () => {
     expect(() => reciprocal("0")).toThrow(RangeError);
+  });
+});
+
+describe("pow10", () => {
+  it("is 10^n for the kept powers and past them alike, and refuses a negative or fractional n", () => {
+    for (const n of [0, 1, 6, 9, 18, 127, 128, 200]) expect(pow10(n)).toBe(BigInt(`1${"0".repeat(n)}`));
+    expect(() => pow10(-1)).toThrow(RangeError);
+    expect(() => pow10(1.5)).toThrow(RangeError);
   });
 });

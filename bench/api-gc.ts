@@ -2,6 +2,7 @@ import { existsSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { ChildProcess } from "node:child_process";
+import { build } from "esbuild";
 import { freePort } from "../platform/postgres/embedded";
 import { benchTokenEnv, startBenchTokenStandin } from "./api-data";
 import { benchEndpoints, benchSamples } from "./api-endpoints";
@@ -24,6 +25,11 @@ import { cpuSeconds, idleCpuRates, load, log, ROOT, spawnServer, startNext } fro
 // GC_BASE_ROOT: another copy of the project (the base of a change, its
 // node_modules and .next linked): its web runs as a third server, "base",
 // with GC_BASE_FLAGS.
+// GC_BARE_IN_WEB=1: the bare server also runs inside the web's process
+// (bench/bare-preload.ts), as "in-web": its CPU against the bare server's
+// alone is what the web's process costs the same code, and against the
+// web's route what the route costs. GC_BALLAST_MB: one more bare server,
+// "ballast", holding that many MB of long-lived objects (bench/ballast.ts).
 
 const SECONDS = Number(process.env.GC_SECONDS ?? 6);
 const ROUNDS = Number(process.env.GC_ROUNDS ?? 3);
@@ -32,6 +38,16 @@ const WEB_FLAGS = (process.env.GC_WEB_FLAGS ?? "").split(/\s+/).filter(Boolean);
 const SAMPLER = path.join(ROOT, "bench/alloc-sampler.mjs");
 const BASE_ROOT = process.env.GC_BASE_ROOT;
 const BASE_FLAGS = (process.env.GC_BASE_FLAGS ?? "").split(/\s+/).filter(Boolean);
+const BARE_IN_WEB = process.env.GC_BARE_IN_WEB === "1";
+const BALLAST_MB = Number(process.env.GC_BALLAST_MB ?? 0);
+
+/** bench/bare-preload.ts as one file the web's Node can import (the web runs bundled, without tsx); removed at exit. */
+async function bundleBarePreload(): Promise<string> {
+  const outfile = path.join(ROOT, ".build", `bench-bare-preload-${process.pid}.mjs`);
+  await build({ entryPoints: [path.join(ROOT, "bench/bare-preload.ts")], bundle: true, platform: "node", format: "esm", target: "node20", packages: "external", outfile, logLevel: "warning" });
+  process.on("exit", () => rmSync(outfile, { force: true }));
+  return outfile;
+}
 
 /** Short names for bench:api's endpoints (bench/api-endpoints.ts); GC_ENDPOINT also takes bench:api's own name. */
 const ALIASES: Record<string, string> = {
@@ -86,21 +102,29 @@ async function main() {
   const provider = await startBenchTokenStandin(tokens);
   const sampleFile = (who: string) => path.join(tmpdir(), `api-gc-${process.pid}-${who}.json`);
   const common = { DATABASE_URL: url, DATABASE_POOL_SIZE: "10", LOG_LEVEL: "warn", ...benchTokenEnv(provider.url) };
+  const inWebPort = await freePort();
+  const preload = BARE_IN_WEB ? ["--import", await bundleBarePreload()] : [];
   const startWeb = async (root: string, who: string, flags: string[]) => {
     const port = await freePort();
-    const child = await startNext(port, { ...common, RATE_LIMIT_RPM: "1000000000", ALLOC_SAMPLE_FILE: sampleFile(who) }, NODE, ["--trace-gc", "--import", SAMPLER, ...flags], root);
+    const env = { ...common, RATE_LIMIT_RPM: "1000000000", ALLOC_SAMPLE_FILE: sampleFile(who), BARE_IN_WEB_PORT: String(inWebPort) };
+    const child = await startNext(port, env, NODE, ["--trace-gc", "--import", SAMPLER, ...(who === "web" ? preload : []), ...flags], root);
     return { who, url: `http://127.0.0.1:${port}`, child, gcs: collector(child) };
   };
   const webs = [await startWeb(ROOT, "web", WEB_FLAGS)];
+  if (BARE_IN_WEB) webs.push({ ...webs[0]!, who: "in-web", url: `http://127.0.0.1:${inWebPort}`, gcs: collector(webs[0]!.child) });
   if (BASE_ROOT) webs.push(await startWeb(BASE_ROOT, "base", BASE_FLAGS));
-  const barePort = await freePort();
-  const bare = await spawnServer(
-    ["--trace-gc", "--import", "tsx", "--import", SAMPLER, "bench/bare-main.ts"],
-    { ...common, PORT: String(barePort), ALLOC_SAMPLE_FILE: sampleFile("bare") },
-    () => false,
-    NODE,
-  );
-  const servers = [...webs, { who: "bare", url: `http://127.0.0.1:${barePort}`, child: bare, gcs: collector(bare) }];
+  const startBare = async (who: string, ballastMb: number) => {
+    const port = await freePort();
+    const child = await spawnServer(
+      ["--trace-gc", "--import", "tsx", "--import", SAMPLER, "bench/bare-main.ts"],
+      { ...common, PORT: String(port), ALLOC_SAMPLE_FILE: sampleFile(who), BARE_BALLAST_MB: String(ballastMb) },
+      () => false,
+      NODE,
+    );
+    return { who, url: `http://127.0.0.1:${port}`, child, gcs: collector(child) };
+  };
+  const bares = [await startBare("bare", 0), ...(BALLAST_MB > 0 ? [await startBare("ballast", BALLAST_MB)] : [])];
+  const servers = [...webs, ...bares];
   try {
     for (const s of servers) await fetch(`${s.url}/v1/stats`).then((r) => r.arrayBuffer());
     await new Promise((resolve) => setTimeout(resolve, 6000));
@@ -140,12 +164,12 @@ async function main() {
       return round % 2 === 0 ? rotated : rotated.reverse();
     };
     for (let round = 0; round < ROUNDS; round++) for (const i of order(round)) await slice(i);
-    console.log("server  req/s  cpu µs  net µs  scav/1000 req  scav µs/req  full GCs  full µs/req  alloc KB/req   (medians of the slices)");
+    console.log("server   req/s  cpu µs  net µs  scav/1000 req  scav µs/req  full GCs  full µs/req  alloc KB/req   (medians of the slices)");
     for (const s of servers) {
       const xs = slices.get(s.who)!;
       const m = (k: keyof Slice) => median(xs.map((x) => x[k]));
       console.log(
-        `${s.who.padEnd(6)} ${m("rps").toFixed(0).padStart(6)} ${m("cpu").toFixed(0).padStart(7)} ${m("net").toFixed(0).padStart(7)} ${m("scavenges").toFixed(1).padStart(14)} ` +
+        `${s.who.padEnd(7)} ${m("rps").toFixed(0).padStart(6)} ${m("cpu").toFixed(0).padStart(7)} ${m("net").toFixed(0).padStart(7)} ${m("scavenges").toFixed(1).padStart(14)} ` +
           `${m("scavengeMs").toFixed(0).padStart(12)} ${m("fulls").toFixed(0).padStart(9)} ${m("fullMs").toFixed(0).padStart(12)} ${m("allocKb").toFixed(0).padStart(13)}`,
       );
       for (const x of xs) log(`  ${s.who} slice: ${x.rps.toFixed(0)} req/s, net ${x.net.toFixed(0)} µs, ${x.scavenges.toFixed(1)} scav/1000, ${x.scavengeMs.toFixed(0)} µs scav/req, ${x.fulls} full, ${x.allocKb.toFixed(0)} KB/req`);
@@ -156,7 +180,7 @@ async function main() {
     log(`RSS MB right after: ${rightAfter}; 10 s later: ${rss()}`);
     if (process.env.GC_SAMPLE) for (const s of servers) await sample(s.who, s.url, s.child, paths, sampleFile(s.who));
   } finally {
-    for (const s of servers) s.child.kill("SIGTERM");
+    for (const s of new Set(servers.map((s) => s.child))) s.kill("SIGTERM");
     await provider.stop();
   }
   process.exit(0);

@@ -178,7 +178,8 @@ async function main() {
     const rightAfter = rss();
     await new Promise((resolve) => setTimeout(resolve, 10_000));
     log(`RSS MB right after: ${rightAfter}; 10 s later: ${rss()}`);
-    if (process.env.GC_SAMPLE) for (const s of servers) await sample(s.who, s.url, s.child, paths, sampleFile(s.who));
+    // in-web shares the web's process, and so its profile: sampled once, as the web.
+    if (process.env.GC_SAMPLE) for (const s of servers) if (s.who !== "in-web") await sample(s.who, s.url, s.child, paths, sampleFile(s.who));
   } finally {
     for (const s of new Set(servers.map((s) => s.child))) s.kill("SIGTERM");
     await provider.stop();

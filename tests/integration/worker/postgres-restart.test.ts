@@ -147,7 +147,11 @@ describe("the worker across PostgreSQL restarts", () => {
     sampling = false;
     await sampler;
     expect(Math.max(...holders)).toBe(1);
-    await waitFor(async () => JSON.stringify(await roles()) === '["leader","standby"]', 60_000, () => `roles ${seen.join(", ")} after the restart`);
+    await waitFor(
+      async () => JSON.stringify(await roles()) === '["leader","standby"]',
+      60_000,
+      () => `roles ${seen.join(", ")} after the restart:\n${[a!, b!].map((w) => `exit code ${w.child.exitCode}\n${w.output().slice(-3000)}`).join("\n----\n")}`,
+    );
 
     cluster.pause();
     await caughtUp([a!, b!]);

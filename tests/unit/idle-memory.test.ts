@@ -4,11 +4,14 @@ import { IDLE_MEMORY_DEFAULTS, idleMemoryStep, startIdleMemoryRelease, type Idle
 const MB = 2 ** 20;
 const start: IdleMemoryState = { loaded: false, quiet: 0, baseRss: 200 * MB };
 
+/** The rules with three quiet checks, so that a run of samples stays short. */
+const THREE = { ...IDLE_MEMORY_DEFAULTS, quietChecks: 3 };
+
 /** The checks' outcomes for a run of samples, from the start state. */
-function run(samples: { utilization: number; rss?: number }[]): boolean[] {
+function run(samples: { utilization: number; rss?: number }[], options = THREE): boolean[] {
   let state = start;
   return samples.map((sample) => {
-    const step = idleMemoryStep(state, { utilization: sample.utilization, rss: sample.rss ?? 200 * MB });
+    const step = idleMemoryStep(state, { utilization: sample.utilization, rss: sample.rss ?? 200 * MB }, options);
     state = step.state;
     return step.collect;
   });
@@ -21,6 +24,13 @@ const between = { utilization: 0.1 };
 describe("giving idle memory back (platform/idle-memory.ts)", () => {
   it("collects once a busy process has been quiet for three checks in a row", () => {
     expect(run([busy, quiet, quiet, quiet])).toEqual([false, false, false, true]);
+  });
+
+  it("waits 30 quiet seconds by default: a release between bursts a few seconds apart costs the next load more CPU than it saves", () => {
+    const checks = 1000 / IDLE_MEMORY_DEFAULTS.checkMs;
+    const afterQuiet = (seconds: number) => run([busy, ...Array.from({ length: seconds * checks }, () => quiet)], IDLE_MEMORY_DEFAULTS);
+    expect(afterQuiet(29)).not.toContain(true);
+    expect(afterQuiet(30).at(-1)).toBe(true);
   });
 
   it("never collects in a process that was never busy nor grew", () => {
@@ -43,7 +53,7 @@ describe("giving idle memory back (platform/idle-memory.ts)", () => {
   });
 
   it("keeps the base it was given: the watcher moves it to the size after each collection", () => {
-    const step = idleMemoryStep({ loaded: true, quiet: 2, baseRss: 123 }, { utilization: 0, rss: 999 * MB });
+    const step = idleMemoryStep({ loaded: true, quiet: 2, baseRss: 123 }, { utilization: 0, rss: 999 * MB }, THREE);
     expect(step).toEqual({ collect: true, state: { loaded: false, quiet: 0, baseRss: 123 } });
   });
 

@@ -8,19 +8,21 @@ import { migrateDatabase } from "../lib/db/migrate";
 import { listOffers, type OfferListParams } from "../lib/db/reads/offers";
 import { startEmbeddedPostgres } from "../platform/postgres/embedded";
 import { createDatabaseIfMissing } from "../platform/postgres/resolve";
+import { insertPlanOffers } from "../tests/helpers/plan-offers";
 import { log, ROOT } from "./harness";
 
 // npm run bench:offer-plans — the reads of offers at scale, before and after a
-// change of its indexes: OFFER_PLANS_ROWS (1,000,000) offers in the
-// distribution of tests/integration/db/offer-list-plans.test.ts, plus a rare
-// token, payment mint and maker; then, for GET /v1/offers' every status,
-// filter and sort (listOffers) and DEXTools' mintIsTraded, the indexes the
-// plan reads, a sequential scan if any, and the execution time (EXPLAIN
-// ANALYZE, median of 3). OFFER_PLANS_VARIANT=file.sql is run (then ANALYZE)
-// before the plans: run once without and once with it, over the same table
-// (OFFER_PLANS_BUILD=0 keeps the table of the previous run; a variant's
-// changes stay with it). OFFER_PLANS_ADMIN_URL plans on another server
-// (the embedded one otherwise). Written for issue 21's index trials (session 19).
+// change of its indexes: OFFER_PLANS_ROWS (1,000,000) of the plan test's
+// offers (tests/helpers/plan-offers.ts; tests/integration/db/offer-list-plans
+// .test.ts reads 40,000), plus a rare token, payment mint and maker; then, for
+// GET /v1/offers' every status, filter and sort (listOffers) and DEXTools'
+// mintIsTraded, the indexes the plan reads, a sequential scan if any, and the
+// execution time (EXPLAIN ANALYZE, median of 3). OFFER_PLANS_VARIANT=file.sql
+// is run (then ANALYZE) before the plans: run once without and once with it,
+// over the same table (OFFER_PLANS_BUILD=0 keeps the table of the previous
+// run; a variant's changes stay with it). OFFER_PLANS_ADMIN_URL plans on
+// another server (the embedded one otherwise). Written for issue 21's index
+// trials (session 19).
 
 const ROWS = Number(process.env.OFFER_PLANS_ROWS ?? 1_000_000);
 const BUILD = process.env.OFFER_PLANS_BUILD !== "0";
@@ -32,7 +34,7 @@ const embedded = process.env.OFFER_PLANS_ADMIN_URL
   : await startEmbeddedPostgres({ dataDir: path.join(ROOT, ".data/bench-offer-plans-pg"), persistent: true });
 const adminUrl = process.env.OFFER_PLANS_ADMIN_URL ?? embedded!.adminUrl;
 
-/** The plan test's offers at ROWS, most active ones past expiry and flagged; one in 5,000 of a rare token, payment mint or maker. */
+/** The plan test's offers at ROWS, most active ones past expiry and flagged (but the last hour's); one in 5,000 of a rare token, payment mint or maker. */
 async function build(): Promise<string> {
   const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
   await admin.unsafe(`drop database if exists ${NAME} with (force)`);
@@ -42,16 +44,7 @@ async function build(): Promise<string> {
   const sql = postgres(url, { max: 1, onnotice: () => {} });
   // The aggregates' triggers are not what is measured, and would take most of the build.
   await sql.unsafe("alter table offers disable trigger user");
-  await sql.unsafe(`insert into offers (pda, maker, token_mint, payment_mint, side, nonce, original_size, remaining_size, price_per_token,
-      price_scale, min_fill, created_at, expires_at, state, lapsed, last_slot, created_slot)
-    select 'plan-' || i, case when i % 5000 = 7 then 'maker-rare' else 'maker-' || i % 300 end,
-      case when i % 5000 = 3 then 'token-rare' else 'token-' || i % 40 end,
-      case when i % 5000 = 11 then 'pay-rare' else 'pay-' || i % 3 end,
-      (case when i % 2 = 0 then 'sell' else 'buy' end)::offer_side, i, 100, 50, 1 + i % 97, 2, 1,
-      now() - (${ROWS} - i) * interval '1 minute', now() - (${ROWS} - i) * interval '1 minute' + interval '7 days',
-      (case when i % 10 < 4 then 'active' when i % 10 < 7 then 'filled' when i % 10 < 9 then 'cancelled' else 'expired' end)::offer_state,
-      i % 10 < 4 and now() - (${ROWS} - i) * interval '1 minute' + interval '7 days' < now() - interval '1 hour', i, i
-    from generate_series(1, ${ROWS}) i`);
+  await insertPlanOffers(sql, { rows: ROWS, rareOneIn: 5000, flagLagMinutes: 60 });
   await sql.unsafe("alter table offers enable trigger user");
   await sql.unsafe("vacuum analyze offers");
   await sql.end();

@@ -29,3 +29,10 @@ export async function portOutsideEphemeralRange(): Promise<number> {
   }
   throw new Error(`no free port pair between ${bottom} and ${top}`);
 }
+
+/** `count` different ports from portOutsideEphemeralRange (it may draw one twice). */
+export async function portsOutsideEphemeralRange(count: number): Promise<number[]> {
+  const ports = new Set<number>();
+  while (ports.size < count) ports.add(await portOutsideEphemeralRange());
+  return [...ports];
+}

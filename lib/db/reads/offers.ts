@@ -119,17 +119,13 @@ export async function listOffers(db: Database, p: OfferListParams): Promise<stri
   return listBody("offers", row?.items ?? "[]", p, next);
 }
 
-/** Asks by ascending price, bids by descending price; at one price, the older offer first. */
-const BOOK_ORDER = `side asc,
-    (case when side = 'sell' then price end) asc nulls last,
-    (case when side = 'buy' then price end) desc nulls last,
-    created_at asc, pda asc`;
-
 /**
- * The book's order as keys an index can serve in one ascending walk: a bid's
- * price negated, so descending (price is never null: it is generated from two
- * not-null columns, so BOOK_ORDER's nulls never occur). Over the columns of
- * a row of offers or of a page that names them so.
+ * The book's order (asks by ascending price, bids by descending price; at
+ * one price, the older offer first) as keys an index can serve in one
+ * ascending walk: a bid's price negated, so descending (price is never null:
+ * it is generated from two not-null columns). BOOK_PRICE is over a row of
+ * offers; BOOK_KEYS over a row that names it book_price beside side,
+ * created_at and pda (a page's, an export's under its own prefix).
  */
 const BOOK_PRICE = "(case when side = 'buy' then -price else price end)";
 const BOOK_KEYS = "side, book_price, created_at, pda";
@@ -174,15 +170,14 @@ const OFFER_PROJECTION = projection(OFFER_FIELDS);
  */
 export function exportOffers(db: Database, p: OfferFilters & { sort?: "created" | "price"; cursor?: string }): AsyncGenerator<string> {
   const after = p.cursor ? decodeOfferCursor(p.cursor) : undefined;
-  const order = p.sort === "price" ? BOOK_ORDER : NEWEST_FIRST;
   // The sort keys under names of their own: the fields' keys (pda, side) name the rendered values.
-  const keyed = order.replace(/\b(side|price|created_at|pda)\b/g, "k_$1");
+  const keyed = (p.sort === "price" ? BOOK_KEYS : NEWEST_FIRST).replace(/\b(side|book_price|created_at|pda)\b/g, "k_$1");
   const query = (sql: postgres.Sql) => {
     const filters = filterConditions(sql, p);
     if (after) filters.push(sql`(created_at, pda) < (to_timestamp(${after.createdAt}), ${after.pda})`);
     const branches = statusBranches(sql, p.status).map(
-      (status) => sql`(select side as k_side, price as k_price, created_at as k_created_at, pda as k_pda, ${sql.unsafe(OFFER_PROJECTION)}
-        from offers o where ${and(sql, [status, ...filters])} order by ${sql.unsafe(order)})`,
+      (status) => sql`(select side as k_side, ${sql.unsafe(BOOK_PRICE)} as k_book_price, created_at as k_created_at, pda as k_pda,
+        ${sql.unsafe(OFFER_PROJECTION)} from offers o where ${and(sql, [status, ...filters])} order by ${sql.unsafe(keyed)})`,
     );
     const union = branches.reduce((all, next) => sql`${all} union all ${next}`);
     return sql`select * from (${union}) u order by ${sql.unsafe(keyed)}`;

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../../lib/db/client";
 import { listOffers, type OfferListParams } from "../../../lib/db/reads/offers";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
+import { insertPlanOffers } from "../../helpers/plan-offers";
 
 // GET /v1/offers' pages (lib/db/reads/offers.ts listOffers) over the offers'
 // indexes, as the write path leaves them (drizzle/0014 dropped the one per
@@ -21,13 +22,7 @@ const statements: { query: string; params: unknown[] }[] = [];
 beforeAll(async () => {
   database = await createTestDatabase();
   const sql = database.db.$client;
-  await sql`insert into offers (pda, maker, token_mint, payment_mint, side, nonce, original_size, remaining_size, price_per_token, price_scale,
-      min_fill, created_at, expires_at, state, lapsed, last_slot, created_slot)
-    select 'plan-' || i, 'maker-' || i % 300, 'token-' || i % 40, 'pay-' || i % 3, (case when i % 2 = 0 then 'sell' else 'buy' end)::offer_side,
-      i, 100, 50, 1 + i % 97, 2, 1, now() - (40000 - i) * interval '1 minute', now() - (40000 - i) * interval '1 minute' + interval '7 days',
-      (case when i % 10 < 4 then 'active' when i % 10 < 7 then 'filled' when i % 10 < 9 then 'cancelled' else 'expired' end)::offer_state,
-      i % 10 < 4 and now() - (40000 - i) * interval '1 minute' + interval '7 days' < now(), i, i
-    from generate_series(1, 40000) i`;
+  await insertPlanOffers(sql, { rows: 40_000 });
   await sql`vacuum analyze offers`;
   traced = postgres(database.url, { max: 1, onnotice: () => {}, debug: (_c, query, params) => statements.push({ query, params }) });
   db = drizzle(traced) as unknown as Database;

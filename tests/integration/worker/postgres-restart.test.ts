@@ -2,11 +2,11 @@ import { rmSync } from "node:fs";
 import path from "node:path";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from "../../../platform/postgres/embedded";
+import { startEmbeddedPostgres, type EmbeddedDatabase } from "../../../platform/postgres/embedded";
 import { migrateDatabase } from "../../../lib/db/migrate";
 import { createDatabaseIfMissing } from "../../../platform/postgres/resolve";
 import { startLocalCluster, type LocalCluster } from "../../../local/cluster/index";
-import { portOutsideEphemeralRange } from "../../helpers/reserved-port";
+import { portOutsideEphemeralRange, portsOutsideEphemeralRange } from "../../helpers/reserved-port";
 import { startWebServer } from "../../helpers/server";
 import { pollingClient, scannedCount, startWorker, waitFor, type WorkerProcess } from "../../helpers/worker";
 import { expectIndexMatchesLedger } from "./expected-index";
@@ -51,8 +51,20 @@ async function caughtUp(worker: WorkerProcess[]): Promise<void> {
   );
 }
 
-async function health(workerPort: number): Promise<{ role: string }> {
-  return (await fetch(`http://127.0.0.1:${workerPort}/health`)).json() as Promise<{ role: string }>;
+/**
+ * The worker's role by its /health, or why it did not answer: `down (ECONNREFUSED)`
+ * (nothing listens: the process is gone, or never bound its port) is another
+ * failure than `down (timeout)` (it listens but its event loop does not turn).
+ * The bound only ends a hung request; the caller waits on the roles.
+ */
+async function role(workerPort: number): Promise<string> {
+  try {
+    const response = await fetch(`http://127.0.0.1:${workerPort}/health`, { signal: AbortSignal.timeout(10_000) });
+    return ((await response.json()) as { role: string }).role;
+  } catch (error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    return `down (${(error as Error).name === "TimeoutError" ? "timeout" : (cause?.code ?? cause?.message ?? (error as Error).message)})`;
+  }
 }
 
 beforeAll(async () => {
@@ -110,13 +122,29 @@ describe("the worker across PostgreSQL restarts", () => {
   }
 
   it("with a leader and a standby, keeps one writer across a restart and loses or doubles nothing", async () => {
-    const ports = [await freePort(), await freePort()];
+    // Listened on by the workers once they have started, seconds from now: from outside the
+    // ephemeral range (tests/helpers/reserved-port.ts), where no outgoing connection takes them
+    // meanwhile, and two different ones. Taken, a worker exits at start (one line, exit 1) and
+    // its /health refuses: "roles down, leader" with no restart to blame.
+    const ports = await portsOutsideEphemeralRange(2);
     const [a, b] = ports.map((p) => startWorker({ DATABASE_URL: url, ...cluster.env, LOG_FORMAT: "json", WORKER_HEALTH_PORT: String(p) }));
     workers.push(a!, b!);
     await caughtUp([a!, b!]);
-    let seen: string[] = [];
-    const roles = async () => (seen = (await Promise.all(ports.map((p) => health(p).catch(() => ({ role: "down" }))))).map((h) => h.role).sort());
-    await waitFor(async () => JSON.stringify(await roles()) === '["leader","standby"]', 60_000, () => `roles ${seen.join(", ")}`);
+    // Every sample of a wait is tallied: a worker down throughout is another story than one sample of many.
+    let samples = new Map<string, number>();
+    const leaderAndStandby = async () => {
+      const seen = (await Promise.all(ports.map(role))).sort().join(", ");
+      samples.set(seen, (samples.get(seen) ?? 0) + 1);
+      return seen === "leader, standby";
+    };
+    const rolesSeen = () => {
+      const told = [...samples].map(([roles, n]) => `${roles} (${n}x)`).join("; ");
+      samples = new Map();
+      const lines = [a!, b!].map((w, i) => `worker on ${ports[i]}: exit code ${w.child.exitCode}\n${w.output().slice(-3000)}`);
+      return `roles ${told}:\n${lines.join("\n----\n")}`;
+    };
+    await waitFor(leaderAndStandby, 60_000, rolesSeen);
+    samples = new Map();
 
     // Sampled through the restart: never two sessions holding the scanner lock.
     const holders: number[] = [];
@@ -147,11 +175,7 @@ describe("the worker across PostgreSQL restarts", () => {
     sampling = false;
     await sampler;
     expect(Math.max(...holders)).toBe(1);
-    await waitFor(
-      async () => JSON.stringify(await roles()) === '["leader","standby"]',
-      60_000,
-      () => `roles ${seen.join(", ")} after the restart:\n${[a!, b!].map((w) => `exit code ${w.child.exitCode}\n${w.output().slice(-3000)}`).join("\n----\n")}`,
-    );
+    await waitFor(leaderAndStandby, 60_000, () => `after the restart: ${rolesSeen()}`);
 
     cluster.pause();
     await caughtUp([a!, b!]);

@@ -31,12 +31,17 @@ const PG_STATEMENTS = process.env.BENCH_PG_STATEMENTS === "1";
 /**
  * BENCH_WORKER_VARIANTS="a=,b=--heap-growing-percent=25 --max-semi-space-size=32"
  * backfills each size's one ledger once per variant (Node flags for the
- * worker, space-separated) into a fresh database, BENCH_WORKER_ROUNDS times
+ * worker, space-separated, and NAME=value words for its environment, as in
+ * "b500=SCAN_BATCH_SIZE=500,b2000=SCAN_BATCH_SIZE=2000") into a fresh database, BENCH_WORKER_ROUNDS times
  * (1) in turn: side-by-side figures without building the ledger again.
  */
 const WORKER_VARIANTS = (process.env.BENCH_WORKER_VARIANTS ?? "=").split(",").map((spec) => {
   const at = spec.indexOf("=");
-  return { name: spec.slice(0, at), flags: spec.slice(at + 1).split(" ").filter(Boolean) };
+  const words = spec.slice(at + 1).split(" ").filter(Boolean);
+  // A word NAME=value (capitals) is the worker's environment, e.g. SCAN_BATCH_SIZE=2000; the others are Node flags.
+  const isEnv = (w: string) => /^[A-Z][A-Z0-9_]*=/.test(w);
+  const env = Object.fromEntries(words.filter(isEnv).map((w) => [w.slice(0, w.indexOf("=")), w.slice(w.indexOf("=") + 1)]));
+  return { name: spec.slice(0, at), flags: words.filter((w) => !isEnv(w)), env };
 });
 const WORKER_ROUNDS = Number(process.env.BENCH_WORKER_ROUNDS ?? 1);
 const RSS_TARGET_MB = 250;
@@ -177,7 +182,7 @@ for (const [index, size] of SIZES.entries()) {
         ...(PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=worker-${size}${variant.name ? `-${variant.name}-${run}` : ""}.cpuprofile`] : []),
         "scripts/worker.mjs",
       ],
-      { DATABASE_URL: databaseUrl, ...cluster.env, LOG_LEVEL: "warn", SCAN_INTERVAL_MS: process.env.SCAN_INTERVAL_MS ?? "1000" },
+      { DATABASE_URL: databaseUrl, ...cluster.env, LOG_LEVEL: "warn", SCAN_INTERVAL_MS: process.env.SCAN_INTERVAL_MS ?? "1000", ...variant.env },
       null,
     );
     let peak = 0;

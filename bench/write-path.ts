@@ -16,7 +16,7 @@ import { cpuSeconds, log, ROOT } from "./harness";
 // npm run bench:write-path — the write path's CPU alone, on a machine too
 // loaded for bench:scan's figures to compare runs: a ledger of
 // WRITE_LAB_TRANSACTIONS (20000) is fetched and decoded once, then its
-// batches of 500 (the worker's SCAN_BATCH_SIZE) are committed through
+// batches of 500 (SCAN_BATCH_SIZE was 500 until session 20; `@size` joins them) are committed through
 // commitBatch into a fresh database per run, for each variant in turn
 // (WRITE_LAB_ROUNDS rounds, 4, interleaved, so load drifts touch every
 // variant alike). Per run: the committing backend's CPU from /proc, the WAL
@@ -25,7 +25,9 @@ import { cpuSeconds, log, ROOT } from "./harness";
 // transaction; per variant the medians; and a digest of the tables the write
 // path keeps, which must be equal across variants that claim to be exact.
 // A variant is `name=dir` (a migrations folder; `current` is drizzle/) with an
-// optional `+file.sql` run after it: WRITE_LAB_VARIANTS="before=/tmp/drizzle-0009,current=current".
+// optional `+file.sql` run after it and an optional `@size`, the transactions
+// a batch (a multiple of 500; consecutive batches joined):
+// WRITE_LAB_VARIANTS="before=/tmp/drizzle-0009,current=current,big=current@2000".
 // WRITE_LAB_STATEMENTS=1 prints, for each variant's last run, the statements
 // that took the backend's time (pg_stat_statements, nested ones included) and
 // the JIT compilation they paid. WRITE_LAB_ADMIN_URL runs the lab on another
@@ -37,9 +39,12 @@ const TRANSACTIONS = Number(process.env.WRITE_LAB_TRANSACTIONS ?? 20_000);
 const ROUNDS = Number(process.env.WRITE_LAB_ROUNDS ?? 4);
 const BATCH = 500;
 const VARIANTS = (process.env.WRITE_LAB_VARIANTS ?? "current=current").split(",").map((spec) => {
-  const [name, rest] = spec.split("=") as [string, string];
-  const [dir, extra] = rest.split("+");
-  return { name, dir: dir === "current" ? MIGRATIONS_DIR : path.resolve(dir!), extra: extra ? readFileSync(path.resolve(extra), "utf8") : null };
+  const [name, full] = spec.split("=") as [string, string];
+  const [rest, per] = full.split("@");
+  const [dir, extra] = rest!.split("+");
+  const batch = per ? Number(per) : BATCH;
+  if (batch % BATCH !== 0) throw new Error(`a variant's batch (${spec}) must be a multiple of ${BATCH}`);
+  return { name, batch, dir: dir === "current" ? MIGRATIONS_DIR : path.resolve(dir!), extra: extra ? readFileSync(path.resolve(extra), "utf8") : null };
 });
 
 /** The tables the write path keeps, each as an md5 of its rows in key order (feed payloads of offers hold the clock: kinds and keys only). */
@@ -114,6 +119,17 @@ try {
   await cluster.stop();
   log(`${batches.length} batches fetched`);
 
+  // A variant's batches of `size` (a multiple of 500): consecutive fetched batches joined, as the worker would commit them.
+  const joined = (size: number): FetchedBatch[] => {
+    const k = size / BATCH;
+    const out: FetchedBatch[] = [];
+    for (let i = 0; i < batches.length; i += k) {
+      const group = batches.slice(i, i + k);
+      out.push({ batch: group.flatMap((b) => b.batch), decoded: group.flatMap((b) => b.decoded) });
+    }
+    return out;
+  };
+
   const runs = new Map<string, { backend: number[]; node: number[]; wal: number[]; digest: string }>();
   for (let round = 0; round < ROUNDS; round++) {
     for (const v of VARIANTS) {
@@ -128,7 +144,7 @@ try {
       const walBefore = await walLsn(sql);
       const backendBefore = backendCpuMs(pid);
       const nodeBefore = process.cpuUsage();
-      for (const fetched of batches) await commitBatch(sql, write, rpc, cluster.programId, fetched, quiet);
+      for (const fetched of joined(v.batch)) await commitBatch(sql, write, rpc, cluster.programId, fetched, quiet);
       const node = process.cpuUsage(nodeBefore);
       const backend = backendCpuMs(pid) - backendBefore;
       const [walRow] = await sql<{ bytes: string }[]>`select pg_wal_lsn_diff(pg_current_wal_lsn(), ${walBefore}::pg_lsn)::text as bytes`;

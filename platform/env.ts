@@ -56,7 +56,15 @@ export const serverEnvSchema = z.object({
   LOCAL_DEMO_CLUSTER: booleanFlag,
   /** The scanner worker. */
   SCAN_INTERVAL_MS: positiveInt(1000),
-  SCAN_BATCH_SIZE: positiveInt(500),
+  /**
+   * Transactions per database transaction (with the checkpoint) during a
+   * backfill. Each batch upserts the same aggregate rows (a maker's figures,
+   * a pair's candles and book) once whatever its size, so larger batches do
+   * that work less often: 2000 against 500 took PostgreSQL's CPU a
+   * transaction from 0.230 to 0.163 ms at 100,000 (docs/benchmarks.md,
+   * session 20). A live round's batch is whatever arrived, far fewer.
+   */
+  SCAN_BATCH_SIZE: positiveInt(2000),
   /** getTransaction in JSON-RPC batches: auto (until the node refuses one), true (always), false (one call each). */
   RPC_BATCH: z
     .enum(["auto", "true", "false", "1", "0"])

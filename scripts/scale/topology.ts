@@ -159,7 +159,8 @@ export async function startScaleStack(options: ScaleOptions): Promise<ScaleStack
     log(`local cluster at ${cluster.url}`);
 
     // Workers: leader and standby, on the primary directly (the advisory lock is a session's).
-    const workerEnv = (health: number): NodeJS.ProcessEnv => ({ ...process.env, ...cluster.env, DATABASE_URL: primaryUrl, WORKER_HEALTH_PORT: String(health), LOG_FORMAT: "json", LOG_LEVEL: "warn", TOKEN_API_URL: "http://127.0.0.1:9" });
+    // Batches of 500 (the default is 2000): the leader-kill drill's burst of 1,200 is then more than two batches.
+    const workerEnv = (health: number): NodeJS.ProcessEnv => ({ ...process.env, ...cluster.env, DATABASE_URL: primaryUrl, WORKER_HEALTH_PORT: String(health), LOG_FORMAT: "json", LOG_LEVEL: "warn", TOKEN_API_URL: "http://127.0.0.1:9", SCAN_BATCH_SIZE: "500" });
     const workers: (ChildProcess | undefined)[] = [undefined, undefined];
     const healthPorts = [health1, health2];
     const startWorker = (i: number) => {

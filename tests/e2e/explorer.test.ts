@@ -103,6 +103,22 @@ async function shootAllLooks(pages: [string, string][]) {
   }
 }
 
+/**
+ * The page's fill rows become the API's rows, in its order. Waited for (a
+ * loaded machine may still be drawing); when they never do, the failure names
+ * the rows shown, the API's, and any "N new" pill holding rows back.
+ */
+async function expectFillRows(page: Page, fills: { signature: string; ixIndex: number }[]) {
+  const want = fills.map((f) => `${f.signature}/${f.ixIndex}`);
+  const shownKeys = () => page.locator("[data-fill]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-fill")));
+  const reached = await page
+    .waitForFunction((keys) => [...document.querySelectorAll("[data-fill]")].map((r) => r.getAttribute("data-fill")).join() === keys.join(), want, { timeout: 15_000 })
+    .then(() => true, () => false);
+  if (reached) return;
+  const pill = await page.getByTestId("new-rows-pill").getAttribute("data-count", { timeout: 1_000 }).catch(() => "none");
+  expect(await shownKeys(), `fill rows shown (the API has ${want.length}; new-rows pill: ${pill}; ${page.url()})`).toEqual(want);
+}
+
 const text = async (page: Page, selector: string) => (await page.locator(selector).first().innerText()).trim();
 const price = (ppt: string, scale: number, token: string, payment: string) => humanPrice(BigInt(ppt), scale, DECIMALS[token]!, DECIMALS[payment]!);
 
@@ -195,7 +211,7 @@ describe("the explorer in Chromium", { timeout: 90_000 }, () => {
     const s = await open();
     await go(s.page, "/fills");
     const all = (await server.json("/v1/fills?limit=50")).body.fills;
-    expect(await s.page.locator("[data-fill]").count()).toBe(all.length);
+    await expectFillRows(s.page, all);
 
     await s.page.getByLabel("Token mint").fill(JUP);
     await s.page.getByLabel("Taker").fill(TAKER_X);
@@ -204,9 +220,7 @@ describe("the explorer in Chromium", { timeout: 90_000 }, () => {
     const filtered = (await server.json(`/v1/fills?tokenMint=${JUP}&taker=${TAKER_X}&limit=50`)).body.fills;
     expect(filtered.length).toBeGreaterThan(0);
     expect(filtered.length).toBeLessThan(all.length);
-    await s.page.waitForFunction((n) => document.querySelectorAll("[data-fill]").length === n, filtered.length);
-    const keys = await s.page.locator("[data-fill]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-fill")));
-    expect(keys).toEqual(filtered.map((f: any) => `${f.signature}/${f.ixIndex}`));
+    await expectFillRows(s.page, filtered);
 
     // A time range, in UTC, from the form.
     const from = new Date(Date.parse(filtered[0].blockTime) - 60_000).toISOString().slice(0, 16);
@@ -214,7 +228,7 @@ describe("the explorer in Chromium", { timeout: 90_000 }, () => {
     await s.page.getByRole("button", { name: "Apply filters" }).click();
     await s.page.waitForURL((url) => url.searchParams.get("fromTime") === String(Date.parse(`${from}:00Z`) / 1000));
     const ranged = (await server.json(`/v1/fills?tokenMint=${JUP}&taker=${TAKER_X}&fromTime=${Date.parse(`${from}:00Z`) / 1000}&limit=50`)).body.fills;
-    await s.page.waitForFunction((n) => document.querySelectorAll("[data-fill]").length === n, ranged.length);
+    await expectFillRows(s.page, ranged);
     await shoot(s.page, "fills-filtered-desktop-dark");
 
     // CSV of the rows shown.

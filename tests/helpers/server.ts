@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
-import { freePort } from "../../platform/postgres/embedded";
 import { ensureProductionBuild } from "../setup/next-build";
 import { checkContract } from "./contract";
+import { portOutsideEphemeralRange } from "./reserved-port";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const WEB_LAUNCHER = path.join(ROOT, "scripts/web.mjs");
@@ -19,25 +19,50 @@ export interface WebServer {
   output(): string;
 }
 
-async function waitUntilServing(baseUrl: string, child: ChildProcess, output: () => string): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`the web server exited with ${child.exitCode}:\n${output()}`);
-    try {
-      const response = await fetch(`${baseUrl}/v1`);
-      await response.arrayBuffer();
-      return;
-    } catch {
-      await new Promise((r) => setTimeout(r, 100));
+/**
+ * Resolves once this child says it serves (the launcher's "web: serving on"
+ * line, written after it holds the port and Next is ready), so a probe can
+ * never reach another process that holds the port; rejects when it exits first.
+ */
+function untilServing(child: ChildProcess, output: () => string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => settle(new Error(`the web server did not say it serves within 60 s:\n${output()}`)), 60_000);
+    const onData = () => {
+      if (output().includes("web: serving on http")) settle();
+    };
+    // "close", not "exit": its last words are read by then.
+    const onExit = (code: number | null) => settle(new Error(`the web server exited with ${code}:\n${output()}`));
+    function settle(error?: Error) {
+      clearTimeout(timer);
+      child.stdout?.off("data", onData);
+      child.off("close", onExit);
+      if (error) reject(error);
+      else resolve();
     }
-  }
-  throw new Error(`the web server did not answer within 60 s:\n${output()}`);
+    child.stdout?.on("data", onData);
+    child.once("close", onExit);
+    onData();
+  });
 }
 
-/** The production web server (`npm run web`: Next.js behind web/launcher.ts) as its own process, on a free port. */
+/**
+ * The production web server (`npm run web`: Next.js behind web/launcher.ts) as
+ * its own process, on a port outside the kernel's ephemeral range (one drawn
+ * from it could meanwhile be any connection's source port); another port
+ * when a parallel suite took that one first.
+ */
 export async function startWebServer(env: Record<string, string>): Promise<WebServer> {
   await ensureProductionBuild();
-  const port = await freePort();
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await spawnWebServer(env, await portOutsideEphemeralRange());
+    } catch (error) {
+      if (attempt === 3 || !/port \d+ is already in use/.test(String(error))) throw error;
+    }
+  }
+}
+
+async function spawnWebServer(env: Record<string, string>, port: number): Promise<WebServer> {
   const child = spawn(process.execPath, [WEB_LAUNCHER], {
     cwd: ROOT,
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", LOG_LEVEL: "silent", ...env, PORT: String(port), HOST: "127.0.0.1" },
@@ -47,7 +72,7 @@ export async function startWebServer(env: Record<string, string>): Promise<WebSe
   child.stdout?.on("data", (d) => (output += d));
   child.stderr?.on("data", (d) => (output += d));
   const baseUrl = `http://127.0.0.1:${port}`;
-  await waitUntilServing(baseUrl, child, () => output);
+  await untilServing(child, () => output);
   return {
     ...jsonClient(baseUrl),
     pid: child.pid!,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startLocalCluster, type LocalCluster } from "../../../local/cluster/index";
 import { startYellowstone, type YellowstoneServer } from "../../../local/cluster/yellowstone/server";
-import { freePort } from "../../../platform/postgres/embedded";
+import { portOutsideEphemeralRange } from "../../helpers/reserved-port";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
 import { startWebServer, type WebServer } from "../../helpers/server";
 import { scannedCount, startWorker, waitFor, workerMetric, type WorkerProcess } from "../../helpers/worker";
@@ -70,7 +70,7 @@ beforeAll(async () => {
   yellowstone = await startYellowstone(cluster.ledger, { replaySlots: RING_SLOTS, pingMs: 300 });
   database = await createTestDatabase();
   server = await startWebServer({ DATABASE_URL: database.url });
-  port = await freePort();
+  port = await portOutsideEphemeralRange();
   start();
   await expectExact();
   await waitFor(async () => (await metric("geyser_connected")) === 1, 30_000, () => `not connected:\n${worker.output().slice(-2000)}`);

@@ -3,7 +3,6 @@ import { existsSync, rmSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { freePort } from "../../../platform/postgres/embedded";
 import { portOutsideEphemeralRange } from "../../helpers/reserved-port";
 import { ensureProductionBuild } from "../../setup/next-build";
 import { isPostgresProcess, readPostmasterPid } from "../../../platform/postgres/postmaster";
@@ -114,7 +113,7 @@ describe("one line and a non-zero exit for each start failure", () => {
   });
 
   it("npm start with TOKENS_PORT or an explicit LOCALNET_PORT taken names that variable", async () => {
-    const port = String(await freePort());
+    const port = String(await portOutsideEphemeralRange());
     const tokens = await npm(["start"], { PORT: port, TOKENS_PORT: String(held.port), LOCALNET_PORT: String(await portOutsideEphemeralRange()) });
     expectOneLine(tokens, "npm start", `port ${held.port} (the token stand-in)`, /set TOKENS_PORT/);
     const cluster = await npm(["start"], { PORT: port, LOCALNET_PORT: String(held.port) });
@@ -140,7 +139,7 @@ describe("one line and a non-zero exit for each start failure", () => {
     [
       "refused",
       async () => {
-        const closed = await freePort();
+        const closed = await portOutsideEphemeralRange();
         return [`postgres://postgres@127.0.0.1:${closed}/x`, new RegExp(`no PostgreSQL answers at 127\\.0\\.0\\.1:${closed}.*start PostgreSQL there or correct DATABASE_URL`)];
       },
     ],
@@ -154,13 +153,13 @@ describe("one line and a non-zero exit for each start failure", () => {
     const [url, message] = await databaseCase();
     const migrate = await npm(["run", "db:migrate"], { DATABASE_URL: url });
     expectOneLine(migrate, "db:migrate", message);
-    const start = await npm(["start"], { DATABASE_URL: url, PORT: String(await freePort()), LOCALNET_PORT: String(await portOutsideEphemeralRange()) });
+    const start = await npm(["start"], { DATABASE_URL: url, PORT: String(await portOutsideEphemeralRange()), LOCALNET_PORT: String(await portOutsideEphemeralRange()) });
     expectOneLine(start, "npm start", message);
   });
 
   it("a bad variable is one line naming it", async () => {
     expectOneLine(await npm(["start"], { PORT: "not-a-port" }), "npm start", /PORT/);
-    expectOneLine(await npm(["start"], { PORT: String(await freePort()), LOCALNET_PORT: String(await portOutsideEphemeralRange()), LOCALNET_TPS: "abc" }), "npm start", /LOCALNET_TPS must be a non-negative number, got "abc"/);
+    expectOneLine(await npm(["start"], { PORT: String(await portOutsideEphemeralRange()), LOCALNET_PORT: String(await portOutsideEphemeralRange()), LOCALNET_TPS: "abc" }), "npm start", /LOCALNET_TPS must be a non-negative number, got "abc"/);
   });
 });
 
@@ -240,7 +239,7 @@ const alive = (pid: number) => {
 
 describe("an npm start's life", () => {
   it("takes a free port pair when the default cluster port's WebSocket port is taken, restarts a killed part, survives its own kill -9, and stops cleanly", async () => {
-    const port = await freePort();
+    const port = await portOutsideEphemeralRange();
     const env = { PORT: String(port), OFFER_BOOK_LOCALNET_DEFAULT_PORT: String(heldAfterFree.port - 1), LOCALNET_HISTORY: "100", LOCALNET_TPS: "2" };
 
     // 1. The port beside the default cluster port (standing in for 8900 beside 8899) is taken: another pair is used, and said so.
@@ -254,7 +253,7 @@ describe("an npm start's life", () => {
     await until("the worker following the Geyser stream", () => first.output().includes("caught up with the chain; following the Geyser stream") || undefined, first.output);
 
     // 2. A second start from the same checkout: one line saying where the first runs.
-    const second = await npm(["start"], { PORT: String(await freePort()), LOCALNET_PORT: String(await portOutsideEphemeralRange()) });
+    const second = await npm(["start"], { PORT: String(await portOutsideEphemeralRange()), LOCALNET_PORT: String(await portOutsideEphemeralRange()) });
     expectOneLine(second, "npm start", `npm start is already running from this checkout (pid ${first.child.pid}, at http://localhost:${port})`);
 
     // 3. The worker killed: restarted after a backoff, said in one line; the web keeps serving.

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { freePort, startEmbeddedPostgres, type EmbeddedDatabase } from "../../../platform/postgres/embedded";
+import { startEmbeddedPostgres, type EmbeddedDatabase } from "../../../platform/postgres/embedded";
 import { startLocalCluster, type LocalCluster } from "../../../local/cluster/index";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
 import { portOutsideEphemeralRange } from "../../helpers/reserved-port";
@@ -45,7 +45,7 @@ const withDatabase = (url: string, name: string) => Object.assign(new URL(url), 
 
 describe("the worker's start", () => {
   it("says in one line that no PostgreSQL answers at DATABASE_URL", async () => {
-    const port = await freePort();
+    const port = await portOutsideEphemeralRange();
     await failsWithOneLine({ ...PROGRAM, DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/offer_book` }, new RegExp(`no PostgreSQL answers at 127\\.0\\.0\\.1:${port} .*start PostgreSQL`));
   });
 
@@ -73,7 +73,7 @@ describe("the worker's start", () => {
 
   it("waits for an RPC that does not answer, saying so once, and once more when it answers", async () => {
     const port = await portOutsideEphemeralRange(); // the cluster listens there only after many refused connects
-    const metricsPort = await freePort();
+    const metricsPort = await portOutsideEphemeralRange();
     const worker = startWorker({ DATABASE_URL: database.url, SOLANA_RPC_URL: `http://127.0.0.1:${port}`, PROGRAM_ID: PROGRAM.PROGRAM_ID, LOG_FORMAT: "json", WORKER_HEALTH_PORT: String(metricsPort) });
     workers.push(worker);
     const failing = () => worker.output().split("\n").filter((l) => l.includes("failing") && l.includes(`127.0.0.1:${port}`));

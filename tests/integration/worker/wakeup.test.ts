@@ -1,6 +1,6 @@
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../../../platform/postgres/embedded";
+import { portOutsideEphemeralRange } from "../../helpers/reserved-port";
 import { startLocalCluster, type LocalCluster } from "../../../local/cluster/index";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
 import { scannedCount, startWorker, waitFor, workerMetric, type WorkerProcess } from "../../helpers/worker";
@@ -28,7 +28,7 @@ afterAll(async () => {
 async function startIndexing(env: Record<string, string>): Promise<{ worker: WorkerProcess; database: TestDatabase; metricsPort: number }> {
   const database = await createTestDatabase();
   databases.push(database);
-  const metricsPort = await freePort();
+  const metricsPort = await portOutsideEphemeralRange();
   const worker = startWorker({ DATABASE_URL: database.url, ...cluster.env, WORKER_HEALTH_PORT: String(metricsPort), ...env });
   workers.push(worker);
   const total = cluster.ledger.transactions.length;
@@ -81,7 +81,7 @@ describe("the scanner's WebSocket wake-up", () => {
 
 describe("without a WebSocket", () => {
   it("says so once and indexes by the poll alone", async () => {
-    const nowhere = `ws://127.0.0.1:${await freePort()}`;
+    const nowhere = `ws://127.0.0.1:${await portOutsideEphemeralRange()}`;
     const polled = await startIndexing({ SCAN_INTERVAL_MS: "200", SOLANA_WS_URL: nowhere });
     for (let i = 0; i < 3; i++) await takeIndexed(polled.database.url);
     expect(await metric(polled.metricsPort, "offer_book_worker_wakeup_connected")).toBe(0);

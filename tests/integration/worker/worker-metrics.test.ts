@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freePort } from "../../../platform/postgres/embedded";
+import { portOutsideEphemeralRange } from "../../helpers/reserved-port";
 import { startLocalCluster, type LocalCluster } from "../../../local/cluster/index";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
 import { scannedCount, startWorker, waitFor, workerMetric, type WorkerProcess } from "../../helpers/worker";
@@ -16,7 +16,7 @@ let port: number;
 beforeAll(async () => {
   cluster = await startLocalCluster({ seed: "worker-metrics", history: 400, live: false });
   database = await createTestDatabase();
-  port = await freePort();
+  port = await portOutsideEphemeralRange();
   worker = startWorker({ DATABASE_URL: database.url, ...cluster.env, WORKER_HEALTH_PORT: String(port), SCAN_BATCH_SIZE: "100" });
 }, 60_000);
 

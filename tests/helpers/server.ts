@@ -72,7 +72,11 @@ async function spawnWebServer(env: Record<string, string>, port: number): Promis
   child.stdout?.on("data", (d) => (output += d));
   child.stderr?.on("data", (d) => (output += d));
   const baseUrl = `http://127.0.0.1:${port}`;
-  await untilServing(child, () => output);
+  // A web that never said it serves is not left running (a 60 s hang).
+  await untilServing(child, () => output).catch((error: unknown) => {
+    child.kill("SIGKILL");
+    throw error;
+  });
   return {
     ...jsonClient(baseUrl),
     pid: child.pid!,

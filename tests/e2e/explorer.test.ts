@@ -104,19 +104,20 @@ async function shootAllLooks(pages: [string, string][]) {
 }
 
 /**
- * The page's fill rows become the API's rows, in its order. Waited for (a
- * loaded machine may still be drawing); when they never do, the failure names
- * the rows shown, the API's, and any "N new" pill holding rows back.
+ * The page's fill rows (`rows`, a selector) become the API's rows, in its
+ * order. Waited for (a loaded machine may still be drawing); when they never
+ * do, the failure names the rows shown, the API's, and any "N new" pill
+ * holding rows back.
  */
-async function expectFillRows(page: Page, fills: { signature: string; ixIndex: number }[]) {
+async function expectFillRows(page: Page, fills: { signature: string; ixIndex: number }[], rows = "[data-fill]") {
   const want = fills.map((f) => `${f.signature}/${f.ixIndex}`);
-  const shownKeys = () => page.locator("[data-fill]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-fill")));
   const reached = await page
-    .waitForFunction((keys) => [...document.querySelectorAll("[data-fill]")].map((r) => r.getAttribute("data-fill")).join() === keys.join(), want, { timeout: 15_000 })
+    .waitForFunction(([selector, keys]) => [...document.querySelectorAll(selector)].map((r) => r.getAttribute("data-fill")).join() === keys.join(), [rows, want] as const, { timeout: 15_000 })
     .then(() => true, () => false);
   if (reached) return;
+  const shown = await page.locator(rows).evaluateAll((found) => found.map((r) => r.getAttribute("data-fill")));
   const pill = await page.getByTestId("new-rows-pill").getAttribute("data-count", { timeout: 1_000 }).catch(() => "none");
-  expect(await shownKeys(), `fill rows shown (the API has ${want.length}; new-rows pill: ${pill}; ${page.url()})`).toEqual(want);
+  expect(shown, `fill rows shown (the API has ${want.length}; new-rows pill: ${pill}; ${page.url()})`).toEqual(want);
 }
 
 const text = async (page: Page, selector: string) => (await page.locator(selector).first().innerText()).trim();
@@ -169,8 +170,7 @@ describe("the explorer in Chromium", { timeout: 90_000 }, () => {
     expect(await text(s.page, "[data-testid=spread]")).toMatch(/^0\.95%/);
     await s.page.locator("[data-testid=candle-chart] canvas").first().waitFor();
     const fills = (await server.json(`/v1/fills?tokenMint=${JUP}&paymentMint=${USDC}&limit=25`)).body.fills;
-    const shown = await s.page.locator("[data-testid=fills-table] [data-fill]").evaluateAll((rows) => rows.map((r) => r.getAttribute("data-fill")));
-    expect(shown).toEqual(fills.map((f: any) => `${f.signature}/${f.ixIndex}`));
+    await expectFillRows(s.page, fills, "[data-testid=fills-table] [data-fill]");
     await s.page.locator(`[data-testid=bids-table] [data-offer="${bids[0].pda}"] [data-col=remaining]`).click();
     await s.page.waitForURL(`**/offers/${bids[0].pda}`);
     await s.page.getByTestId("offer-price").waitFor();

@@ -3,7 +3,7 @@ import { existsSync, rmSync, readFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { portOutsideEphemeralRange } from "../../helpers/reserved-port";
+import { portOutsideEphemeralRange, portsOutsideEphemeralRange } from "../../helpers/reserved-port";
 import { ensureProductionBuild } from "../../setup/next-build";
 import { isPostgresProcess, readPostmasterPid } from "../../../platform/postgres/postmaster";
 
@@ -46,6 +46,12 @@ function npm(args: string[], env: Record<string, string>, timeoutMs = 40_000): P
 }
 
 /** Our one line, whatever npm itself warns about its own configuration. */
+/** A web port and a cluster port for an npm start, two different ones outside the ephemeral range. */
+async function startPorts(): Promise<{ PORT: string; LOCALNET_PORT: string }> {
+  const [web, cluster] = await portsOutsideEphemeralRange(2);
+  return { PORT: String(web), LOCALNET_PORT: String(cluster) };
+}
+
 function ourLines(stderr: string): string[] {
   return stderr.split("\n").filter((line) => line.trim() && !line.startsWith("npm warn"));
 }
@@ -113,13 +119,13 @@ describe("one line and a non-zero exit for each start failure", () => {
   });
 
   it("npm start with TOKENS_PORT or an explicit LOCALNET_PORT taken names that variable", async () => {
-    const port = String(await portOutsideEphemeralRange());
-    const tokens = await npm(["start"], { PORT: port, TOKENS_PORT: String(held.port), LOCALNET_PORT: String(await portOutsideEphemeralRange()) });
+    const ports = await startPorts();
+    const tokens = await npm(["start"], { ...ports, TOKENS_PORT: String(held.port) });
     expectOneLine(tokens, "npm start", `port ${held.port} (the token stand-in)`, /set TOKENS_PORT/);
-    const cluster = await npm(["start"], { PORT: port, LOCALNET_PORT: String(held.port) });
+    const cluster = await npm(["start"], { PORT: ports.PORT, LOCALNET_PORT: String(held.port) });
     expectOneLine(cluster, "npm start", `port ${held.port} (the local cluster)`, /set LOCALNET_PORT/);
     // The cluster's PubSub WebSocket takes LOCALNET_PORT + 1, where web3.js looks for it.
-    const websocket = await npm(["start"], { PORT: port, LOCALNET_PORT: String(heldAfterFree.port - 1) });
+    const websocket = await npm(["start"], { PORT: ports.PORT, LOCALNET_PORT: String(heldAfterFree.port - 1) });
     expectOneLine(websocket, "npm start", `port ${heldAfterFree.port} (the local cluster's WebSocket, LOCALNET_PORT + 1) is already in use`, /set LOCALNET_PORT/);
   });
 
@@ -153,13 +159,13 @@ describe("one line and a non-zero exit for each start failure", () => {
     const [url, message] = await databaseCase();
     const migrate = await npm(["run", "db:migrate"], { DATABASE_URL: url });
     expectOneLine(migrate, "db:migrate", message);
-    const start = await npm(["start"], { DATABASE_URL: url, PORT: String(await portOutsideEphemeralRange()), LOCALNET_PORT: String(await portOutsideEphemeralRange()) });
+    const start = await npm(["start"], { DATABASE_URL: url, ...(await startPorts()) });
     expectOneLine(start, "npm start", message);
   });
 
   it("a bad variable is one line naming it", async () => {
     expectOneLine(await npm(["start"], { PORT: "not-a-port" }), "npm start", /PORT/);
-    expectOneLine(await npm(["start"], { PORT: String(await portOutsideEphemeralRange()), LOCALNET_PORT: String(await portOutsideEphemeralRange()), LOCALNET_TPS: "abc" }), "npm start", /LOCALNET_TPS must be a non-negative number, got "abc"/);
+    expectOneLine(await npm(["start"], { ...(await startPorts()), LOCALNET_TPS: "abc" }), "npm start", /LOCALNET_TPS must be a non-negative number, got "abc"/);
   });
 });
 
@@ -253,7 +259,7 @@ describe("an npm start's life", () => {
     await until("the worker following the Geyser stream", () => first.output().includes("caught up with the chain; following the Geyser stream") || undefined, first.output);
 
     // 2. A second start from the same checkout: one line saying where the first runs.
-    const second = await npm(["start"], { PORT: String(await portOutsideEphemeralRange()), LOCALNET_PORT: String(await portOutsideEphemeralRange()) });
+    const second = await npm(["start"], await startPorts());
     expectOneLine(second, "npm start", `npm start is already running from this checkout (pid ${first.child.pid}, at http://localhost:${port})`);
 
     // 3. The worker killed: restarted after a backoff, said in one line; the web keeps serving.

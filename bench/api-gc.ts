@@ -6,7 +6,7 @@ import { build } from "esbuild";
 import { freePort } from "../platform/postgres/embedded";
 import { benchTokenEnv, startBenchTokenStandin } from "./api-data";
 import { benchEndpoints, benchSamples } from "./api-endpoints";
-import { cpuSeconds, idleCpuRates, load, log, ROOT, spawnServer, startNext } from "./harness";
+import { cpuSeconds, idleCpuRates, loadEndpoint, log, ROOT, spawnServer, startNext } from "./harness";
 
 // npm run bench:api-gc — what the collector costs the web and the bare server
 // on one endpoint of bench:api, side by side: both run with `--trace-gc` on the
@@ -131,14 +131,14 @@ async function main() {
     const idle = await idleCpuRates(servers.map((s) => s.child.pid), 5);
     const idleText = servers.map((s, i) => `${s.who} ${idle[i]!.toFixed(1)}`).join(", ");
     log(`${name} on ${NODE}, web flags [${WEB_FLAGS.join(" ")}], base [${BASE_FLAGS.join(" ")}]; idle ms/s ${idleText}; ${ROUNDS} x ${SECONDS} s each`);
-    for (const s of servers) await load(s.url, paths, 2);
+    for (const s of servers) await loadEndpoint(s.url, paths, 2);
     const slices = new Map<string, Slice[]>(servers.map((s) => [s.who, []]));
     const slice = async (i: number) => {
       const s = servers[i]!;
       const from = s.gcs.length;
       const before = cpuSeconds(s.child.pid);
       const started = performance.now();
-      const result = await load(s.url, paths, SECONDS);
+      const result = await loadEndpoint(s.url, paths, SECONDS);
       const elapsed = (performance.now() - started) / 1000;
       const cpu = ((cpuSeconds(s.child.pid) - before) * 1e6) / result.requests;
       await new Promise((resolve) => setTimeout(resolve, 200)); // the trace's last lines
@@ -193,7 +193,7 @@ type SampleNode = { callFrame: { functionName: string; url: string; lineNumber: 
 async function sample(who: string, url: string, child: ChildProcess, paths: string[], file: string): Promise<void> {
   rmSync(file, { force: true });
   child.kill("SIGUSR2");
-  const result = await load(url, paths, SECONDS);
+  const result = await loadEndpoint(url, paths, SECONDS);
   child.kill("SIGUSR2");
   for (let i = 0; i < 100 && !existsSync(file); i++) await new Promise((resolve) => setTimeout(resolve, 100));
   await new Promise((resolve) => setTimeout(resolve, 300));

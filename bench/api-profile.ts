@@ -5,11 +5,11 @@ import path from "node:path";
 import postgres from "postgres";
 import { freePort } from "../platform/postgres/embedded";
 import { benchTokenEnv, startBenchTokenStandin } from "./api-data";
-import { cpuSeconds, load, log, NEXT_BIN, ROOT } from "./harness";
+import { cpuSeconds, loadEndpoint, log, NEXT_BIN, ROOT } from "./harness";
 
 // npm run bench:api-profile — where the web process's CPU goes on one /v1
 // endpoint under load: the server runs under `node --cpu-prof`, takes
-// PROFILE_SECONDS of load at 32 connections, stops, and its profile is summed
+// PROFILE_SECONDS of load at PROFILE_CONNECTIONS (32), stops, and its profile is summed
 // by self time per part (Next, the postgres driver, Node's HTTP and streams,
 // zlib and crypto, the garbage collector, our own code) and per function.
 // Run on three servers: the web launcher (`npm run web`, /v1 on node:http),
@@ -25,11 +25,13 @@ import { cpuSeconds, load, log, NEXT_BIN, ROOT } from "./harness";
 // PROFILE_SECONDS: seconds of load (default 10).
 // PROFILE_SERVERS: which to run, comma-separated (default web,bare,next).
 // PROFILE_TOP: how many functions to list by self time (default 12).
+// PROFILE_CONNECTIONS: connections of the load (default 32; 1 for a long export).
 
 const SECONDS = Number(process.env.PROFILE_SECONDS ?? 10);
 const TARGET = process.env.PROFILE_PATH ?? "/v1/fills";
 const SERVERS = new Set((process.env.PROFILE_SERVERS ?? "web,bare,next").split(","));
 const TOP = Number(process.env.PROFILE_TOP ?? 12);
+const CONNECTIONS = Number(process.env.PROFILE_CONNECTIONS ?? 32);
 
 interface ProfileNode {
   id: number;
@@ -65,9 +67,9 @@ async function profile(label: string, args: string[], env: Record<string, string
     await new Promise((r) => setTimeout(r, 200));
     ready = await fetch(`${url}/v1`).then((r) => r.ok, () => false);
   }
-  await load(url, [TARGET], 2); // warm-up, unmeasured
+  await loadEndpoint(url, [TARGET], 2, CONNECTIONS); // warm-up, unmeasured
   const before = cpuSeconds(child.pid);
-  const result = await load(url, [TARGET], SECONDS);
+  const result = await loadEndpoint(url, [TARGET], SECONDS, CONNECTIONS);
   const cpu = ((cpuSeconds(child.pid) - before) * 1e6) / result.requests;
   const exited = new Promise((r) => child.once("exit", r));
   child.kill("SIGTERM");
@@ -101,7 +103,7 @@ async function profile(label: string, args: string[], env: Record<string, string
     functions.set(where, (functions.get(where) ?? 0) + n);
   }
   const pct = (n: number) => `${((100 * n) / busy).toFixed(1).padStart(5)} %`;
-  console.log(`\n${label}: GET ${TARGET}, ${result.rps.toFixed(0)} req/s at 32 connections, ${cpu.toFixed(0)} µs of CPU a request (profiler on)`);
+  console.log(`\n${label}: GET ${TARGET}, ${result.rps.toFixed(0)} req/s at ${CONNECTIONS} connections, ${cpu.toFixed(0)} µs of CPU a request (profiler on)`);
   for (const [name, n] of [...parts].sort((a, b) => b[1] - a[1])) console.log(`  ${pct(n)}  ${name}`);
   console.log("  top functions by self time:");
   for (const [name, n] of [...functions].sort((a, b) => b[1] - a[1]).slice(0, TOP)) console.log(`    ${pct(n)}  ${name}`);

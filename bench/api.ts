@@ -9,7 +9,7 @@ import { createDatabaseIfMissing } from "../platform/postgres/resolve";
 import { markLapsedOffers } from "../lib/db/writes/offers";
 import { benchTokenEnv, FILLS, generate, OFFERS, recordScan, startBenchTokenStandin } from "./api-data";
 import { benchEndpoints, benchSamples, NOOP } from "./api-endpoints";
-import { cpuSeconds, ensureBuild, idleCpuRates, load, loadDownloads, loadPaired, log, ROOT, spawnServer, startNext, type Load } from "./harness";
+import { cpuSeconds, ensureBuild, idleCpuRates, load, loadDownloads, loadEndpoint, loadPaired, log, ROOT, spawnServer, startNext, type Load } from "./harness";
 
 // npm run bench:api — the /v1 endpoints under load at 32 connections through
 // the web launcher (scripts/web.mjs, as `npm run web`) on Node 20 and on Node
@@ -239,7 +239,7 @@ async function main() {
       const list = !SINGLE.has(name);
       // A streamed answer (CSV) is downloaded with fetch: autocannon does not count it.
       const streamed = name.includes("CSV");
-      const run = (url: string, seconds: number) => (streamed ? loadDownloads(url, paths, seconds, CONNECTIONS) : load(url, paths, seconds, CONNECTIONS));
+      const run = (url: string, seconds: number) => loadEndpoint(url, paths, seconds, CONNECTIONS);
       for (const server of servers) {
         await run(server.url, WARMUP_SECONDS); // warm the route's code paths and the buffer cache
         await run(server.bareUrl, WARMUP_SECONDS);

@@ -89,6 +89,15 @@ export async function loadDownloads(baseUrl: string, paths: string[], seconds: n
   return { rps: latencies.length / elapsed, requests: latencies.length + errors, p50: quantile(latencies, 0.5), p99: quantile(latencies, 0.99), errors };
 }
 
+/**
+ * `load`, or `loadDownloads` when the paths ask for a CSV export (a streamed
+ * answer autocannon does not count): what the API benches load an endpoint with.
+ */
+export function loadEndpoint(baseUrl: string, paths: string[], seconds: number, connections = 32): Promise<Load> {
+  const streamed = paths.some((p) => p.includes("format=csv"));
+  return streamed ? loadDownloads(baseUrl, paths, seconds, connections) : load(baseUrl, paths, seconds, connections);
+}
+
 export interface Load {
   rps: number;
   requests: number;

@@ -55,7 +55,7 @@ export function checkCsvPage(url: URL): void {
  * batches are read as the client takes them (the stream pulls), and a client
  * that leaves closes the cursor.
  */
-export async function csvReply(request: Pick<ApiRequest, "method">, filename: string, lines: AsyncGenerator<string>): Promise<StreamReply> {
+export async function csvReply(request: Pick<ApiRequest, "method">, filename: string, lines: AsyncGenerator<Uint8Array>): Promise<StreamReply> {
   const headers = {
     "content-type": "text/csv; charset=utf-8",
     "content-disposition": `attachment; filename="${filename}"`,
@@ -69,16 +69,16 @@ export async function csvReply(request: Pick<ApiRequest, "method">, filename: st
     await lines.return(undefined);
     return { stream: null, headers };
   }
-  const first: string[] = [];
+  const first: Uint8Array[] = [];
   for (let i = 0; i < 2; i++) {
     const next = await lines.next();
     if (next.done) break;
     first.push(next.value);
   }
-  // Text chunks: the launcher's writer encodes them into the socket (StreamReply).
-  const body = new ReadableStream<string>({
+  // Byte chunks, as PostgreSQL rendered them (lib/db/reads/csv.ts).
+  const body = new ReadableStream<Uint8Array>({
     start(controller) {
-      controller.enqueue(first.join(""));
+      controller.enqueue(Buffer.concat(first));
     },
     async pull(controller) {
       const next = await lines.next();

@@ -2,8 +2,8 @@ import type postgres from "postgres";
 import type { Database } from "../client";
 import { fills } from "../schema/fills";
 import { decodeFillCursor, encodeFillCursor } from "./cursor";
-import { csvLines } from "./csv";
-import { columnsOf, field, jsonObject, pickFields, projection } from "./fields";
+import { csvHeader, csvLine, csvLines } from "./csv";
+import { columnsOf, field, jsonObject, pickFields } from "./fields";
 import { and, listBody, type PageParams } from "./page";
 
 const o = columnsOf(fills, "o");
@@ -135,16 +135,16 @@ export async function listOfferFills(db: Database, offerPda: string, page: PageP
   return known ? body : undefined;
 }
 
-const FILL_PROJECTION = projection(FILL_FIELDS);
+const FILL_CSV_LINE = csvLine(FILL_FIELDS);
 
 /**
  * GET /v1/fills as CSV: every fill the filters select, after `cursor` when
  * given, in the feed's order (the same walk down the same index as a page,
  * without its limit), a Fill's fields as columns.
  */
-export function exportFills(db: Database, filters: FillFilters, cursor?: string): AsyncGenerator<string> {
-  const query = (sql: postgres.Sql) => sql`select ${sql.unsafe(FILL_PROJECTION)} from fills o
+export function exportFills(db: Database, filters: FillFilters, cursor?: string): AsyncGenerator<Buffer> {
+  const query = (sql: postgres.Sql) => sql`select ${sql.unsafe(FILL_CSV_LINE)} from fills o
     where ${and(sql, pageConditions(sql, filters, cursor))}
     order by ${sql.unsafe(NEWEST_FIRST)}`;
-  return csvLines(db.$client, query, Object.keys(FILL_FIELDS));
+  return csvLines(db.$client, query, csvHeader(FILL_FIELDS));
 }

@@ -3,8 +3,8 @@ import type { Database } from "../client";
 import type { OfferStatus, Side } from "../../offer-status";
 import { offers } from "../schema/offers";
 import { decodeOfferCursor, encodeOfferCursor } from "./cursor";
-import { csvLines } from "./csv";
-import { columnsOf, field, jsonObject, projection } from "./fields";
+import { csvHeader, csvLine, csvLines } from "./csv";
+import { columnsOf, field, jsonObject } from "./fields";
 import { and, listBody, type PageParams } from "./page";
 import { lapsedUnflagged, openOffer } from "./open-offer";
 
@@ -160,7 +160,7 @@ export async function getOffer(db: Database, pda: string): Promise<string | unde
   return row?.j;
 }
 
-const OFFER_PROJECTION = projection(OFFER_FIELDS);
+const OFFER_CSV_LINE = csvLine(OFFER_FIELDS);
 
 /**
  * GET /v1/offers as CSV: every offer the status and filters select, after
@@ -168,7 +168,7 @@ const OFFER_PROJECTION = projection(OFFER_FIELDS);
  * an Offer's fields as columns: the page's merge of status branches without
  * its limit.
  */
-export function exportOffers(db: Database, p: OfferFilters & { sort?: "created" | "price"; cursor?: string }): AsyncGenerator<string> {
+export function exportOffers(db: Database, p: OfferFilters & { sort?: "created" | "price"; cursor?: string }): AsyncGenerator<Buffer> {
   const after = p.cursor ? decodeOfferCursor(p.cursor) : undefined;
   // The sort keys under names of their own: the fields' keys (pda, side) name the rendered values.
   const keyed = (p.sort === "price" ? BOOK_KEYS : NEWEST_FIRST).replace(/\b(side|book_price|created_at|pda)\b/g, "k_$1");
@@ -177,10 +177,10 @@ export function exportOffers(db: Database, p: OfferFilters & { sort?: "created" 
     if (after) filters.push(sql`(created_at, pda) < (to_timestamp(${after.createdAt}), ${after.pda})`);
     const branches = statusBranches(sql, p.status).map(
       (status) => sql`(select side as k_side, ${sql.unsafe(BOOK_PRICE)} as k_book_price, created_at as k_created_at, pda as k_pda,
-        ${sql.unsafe(OFFER_PROJECTION)} from offers o where ${and(sql, [status, ...filters])} order by ${sql.unsafe(keyed)})`,
+        ${sql.unsafe(OFFER_CSV_LINE)} as line from offers o where ${and(sql, [status, ...filters])} order by ${sql.unsafe(keyed)})`,
     );
     const union = branches.reduce((all, next) => sql`${all} union all ${next}`);
-    return sql`select * from (${union}) u order by ${sql.unsafe(keyed)}`;
+    return sql`select line from (${union}) u order by ${sql.unsafe(keyed)}`;
   };
-  return csvLines(db.$client, query, Object.keys(OFFER_FIELDS));
+  return csvLines(db.$client, query, csvHeader(OFFER_FIELDS));
 }

@@ -1,7 +1,7 @@
 import type { Database } from "../client";
 import { decodeFillCursor, encodeFillCursor } from "./cursor";
-import { csvLines } from "./csv";
-import { field, jsonObject, projection } from "./fields";
+import { csvHeader, csvLine, csvLines } from "./csv";
+import { field, jsonObject } from "./fields";
 import { FILL_FEED_ORDER, FILL_FIELDS } from "./fills";
 import { listBody, type PageParams } from "./page";
 
@@ -81,7 +81,7 @@ export async function listWalletTrades(db: Database, q: WalletTradeQuery): Promi
   return listBody("trades", row?.items ?? "[]", q, next);
 }
 
-const TRADE_PROJECTION = projection(WALLET_TRADE_FIELDS);
+const TRADE_CSV_LINE = csvLine(WALLET_TRADE_FIELDS);
 
 /**
  * The export's statement: $1 the wallet; with `afterCursor`, $2..$4 the
@@ -89,15 +89,15 @@ const TRADE_PROJECTION = projection(WALLET_TRADE_FIELDS);
  */
 export function walletTradesExportStatement(role: TradeRole, afterCursor: boolean): string {
   const after = afterCursor ? "and (o.slot, o.signature, o.ix_index) < ($2::bigint, $3::text, $4::int)" : "";
-  const select = `o.slot as k_slot, o.signature as k_signature, o.ix_index as k_ix_index, ${TRADE_PROJECTION}`;
-  return `select * from (${roleRanges(role, select, after, undefined)}) u order by k_slot desc, k_signature desc, k_ix_index desc`;
+  const select = `o.slot as k_slot, o.signature as k_signature, o.ix_index as k_ix_index, ${TRADE_CSV_LINE} as line`;
+  return `select line from (${roleRanges(role, select, after, undefined)}) u order by k_slot desc, k_signature desc, k_ix_index desc`;
 }
 
 /** GET /v1/wallets/:address/trades as CSV: every trade of the role, after `cursor` when given, newest first. */
-export function exportWalletTrades(db: Database, q: { address: string; role: TradeRole; cursor?: string }): AsyncGenerator<string> {
+export function exportWalletTrades(db: Database, q: { address: string; role: TradeRole; cursor?: string }): AsyncGenerator<Buffer> {
   const after = q.cursor ? decodeFillCursor(q.cursor) : undefined;
   const params: (string | number)[] = [q.address];
   if (after) params.push(after.slot.toString(), after.signature, after.ixIndex);
   const statement = walletTradesExportStatement(q.role, after !== undefined);
-  return csvLines(db.$client, (sql) => sql.unsafe(statement, params), Object.keys(WALLET_TRADE_FIELDS));
+  return csvLines(db.$client, (sql) => sql.unsafe(statement, params), csvHeader(WALLET_TRADE_FIELDS));
 }

@@ -1,14 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect, disconnect, type Database } from "../../../lib/db/client";
-import { csvLines } from "../../../lib/db/reads/csv";
+import { csvHeader, csvLine, csvLines } from "../../../lib/db/reads/csv";
+import { field, objectField } from "../../../lib/db/reads/fields";
 import { exportFills } from "../../../lib/db/reads/fills";
 import { insertOffer, recordFills } from "../../../lib/db/writes/index";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
 import { fillFixture, offerFixture, signatureOf } from "../../helpers/fixtures";
 
-// A CSV export's cursor runs in a read-only transaction of its own with no
-// statement timeout: the web's connections bound every statement (10 s), and
-// that bound spanned the whole cursor, cutting a year's export after 10 s.
+// A CSV export's lines, rendered by PostgreSQL (csvLine), and its cursor, run
+// in a read-only transaction of its own with no statement timeout: the web's
+// connections bound every statement (10 s), and that bound spanned the whole
+// cursor, cutting a year's export after 10 s.
 
 let database: TestDatabase;
 let bounded: Database;
@@ -23,16 +25,16 @@ afterAll(async () => {
   await database?.drop();
 });
 
-async function text(lines: AsyncGenerator<string>): Promise<string> {
-  let out = "";
-  for await (const chunk of lines) out += chunk;
-  return out;
+async function text(lines: AsyncGenerator<Buffer>): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of lines) chunks.push(chunk);
+  return Buffer.concat(chunks).toString("utf8");
 }
 
 describe("csvLines", () => {
   it("runs the export's query without the connection's statement timeout, read-only", async () => {
     const body = await text(
-      csvLines(bounded.$client, (tx) => tx`select current_setting('statement_timeout') as timeout, current_setting('transaction_read_only') as read_only`, ["timeout", "read_only"]),
+      csvLines(bounded.$client, (tx) => tx`select current_setting('statement_timeout') || ',' || current_setting('transaction_read_only') || E'\r\n' as line`, "timeout,read_only\r\n"),
     );
     expect(body).toBe("timeout,read_only\r\n0,on\r\n");
     // The connection goes back to the pool with its own bound.
@@ -55,5 +57,24 @@ describe("csvLines", () => {
     await lines.return(undefined);
     const [open] = await database.db.$client`select count(*)::int as n from pg_stat_activity where datname = current_database() and state like 'idle in transaction%'`;
     expect(open?.n).toBe(0);
+  });
+});
+
+describe("csvLine", () => {
+  it("renders a row as PostgreSQL gives it: text quoted as RFC 4180 asks, numbers and times as they are, null empty", async () => {
+    const fields = {
+      signature: field("signature", "'a,\"b\"' || E'\\n' || 'c'"),
+      maker: field("address", "'plain'"),
+      ixIndex: field("uint", "7"),
+      fillAmount: field("amount", "18446744073709551615::numeric"),
+      blockTime: field("time", "timestamptz '2026-11-27 12:00:00.5+00'"),
+      feeAmount: field("amount", "null::numeric", { nullable: true }),
+    };
+    const body = await text(csvLines(bounded.$client, (tx) => tx`select ${tx.unsafe(csvLine(fields))}`, csvHeader(fields)));
+    expect(body).toBe('signature,maker,ixIndex,fillAmount,blockTime,feeAmount\r\n"a,""b""\nc",plain,7,18446744073709551615,2026-11-27T12:00:00.500Z,\r\n');
+  });
+
+  it("has no cell for a nested object", () => {
+    expect(() => csvLine({ nested: objectField({}, "null") })).toThrow(/no cell for nested, a field of kind object/);
   });
 });

@@ -101,7 +101,8 @@ export async function generate(sql: postgres.Sql, log: (line: string) => void): 
       insert into fills (signature, ix_index, offer_pda, maker, taker, token_mint, payment_mint, side,
         fill_amount, payment_amount, fee_amount, block_time, slot)
       select
-        translate(encode(sha512(int8send(j)), 'base64'), '+/=0OIl', 'abcdefg'),
+        -- base64 breaks its lines after 76 characters: the line break goes too (translate drops what has no counterpart).
+        translate(encode(sha512(int8send(j)), 'base64'), E'+/=0OIl\n', 'abcdefg'),
         (j % 3)::int, o.pda, o.maker, tk.key, o.token_mint, o.payment_mint, o.side,
         f.amount, div(f.amount * o.price_per_token, 1000000), ceil(div(f.amount * o.price_per_token, 1000000) * 20 / 10000.0),
         o.created_at + (j % 600) * interval '1 second', o.created_slot + (j % 1500)

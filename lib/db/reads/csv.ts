@@ -8,8 +8,8 @@ import type { FieldKind, Fields } from "./fields";
 // PostgreSQL renders each row's line (csvLine) and the driver hands it over
 // as the bytes it arrived in (a raw query), so a batch is one copy of its
 // lines into one buffer. Rendered in JavaScript (a row object, a string per
-// value, a cell per value, the joins), a 25,000-row export allocated some
-// 76 MB of short-lived objects for its 10 MB of text, and the collector was
+// value, a cell per value, the joins), a 30,000-row export allocated some
+// 76 MB of short-lived objects for its 11 MB of text, and the collector was
 // most of its CPU (docs/benchmarks-api.md, session 22).
 
 /** Rows fetched per round trip: large enough to amortise it, small enough to stay flat. */

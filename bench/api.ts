@@ -9,7 +9,7 @@ import { createDatabaseIfMissing } from "../platform/postgres/resolve";
 import { markLapsedOffers } from "../lib/db/writes/offers";
 import { benchTokenEnv, FILLS, generate, OFFERS, recordScan, startBenchTokenStandin } from "./api-data";
 import { benchEndpoints, benchSamples, NOOP } from "./api-endpoints";
-import { cpuSeconds, ensureBuild, idleCpuRates, load, loadDownloads, loadEndpoint, loadPaired, log, ROOT, spawnServer, startNext, type Load } from "./harness";
+import { cpuSeconds, ensureBuild, idleCpuRates, load, loadEndpoint, loadPaired, log, ROOT, spawnServer, startNext, type Load } from "./harness";
 
 // npm run bench:api — the /v1 endpoints under load at 32 connections through
 // the web launcher (scripts/web.mjs, as `npm run web`) on Node 20 and on Node
@@ -218,11 +218,11 @@ async function main() {
     paths: string[],
     headersByPath?: ReadonlyMap<string, Record<string, string>>,
     seconds = SECONDS,
-    streamed = false,
   ): Promise<Measured> => {
     const before = cpuSeconds(pid);
     const started = performance.now();
-    const result = streamed ? await loadDownloads(url, paths, seconds, CONNECTIONS) : await load(url, paths, seconds, CONNECTIONS, {}, headersByPath);
+    // Revalidations carry their If-None-Match per path; anything else is loaded as its endpoint is (a CSV export downloaded).
+    const result = headersByPath ? await load(url, paths, seconds, CONNECTIONS, {}, headersByPath) : await loadEndpoint(url, paths, seconds, CONNECTIONS);
     const elapsed = (performance.now() - started) / 1000;
     const cpu = ((cpuSeconds(pid) - before) * 1e6) / result.requests;
     // µs of the idle rate (ms/s) over the run, per request.
@@ -237,8 +237,6 @@ async function main() {
     for (const [name, paths] of scenarios) {
       const cells: string[] = [];
       const list = !SINGLE.has(name);
-      // A streamed answer (CSV) is downloaded with fetch: autocannon does not count it.
-      const streamed = name.includes("CSV");
       const run = (url: string, seconds: number) => loadEndpoint(url, paths, seconds, CONNECTIONS);
       for (const server of servers) {
         await run(server.url, WARMUP_SECONDS); // warm the route's code paths and the buffer cache
@@ -247,8 +245,8 @@ async function main() {
         // drift of the machine's load over the endpoint's run falls on both.
         const slices = { web: [] as Measured[], bare: [] as Measured[] };
         for (let round = 0; round < ROUNDS; round++) {
-          const webSlice = () => measure(server.url, server.child.pid, paths, undefined, SECONDS / ROUNDS, streamed);
-          const bareSlice = () => measure(server.bareUrl, server.bare.pid, paths, undefined, SECONDS / ROUNDS, streamed);
+          const webSlice = () => measure(server.url, server.child.pid, paths, undefined, SECONDS / ROUNDS);
+          const bareSlice = () => measure(server.bareUrl, server.bare.pid, paths, undefined, SECONDS / ROUNDS);
           const order = round % 2 === 0 ? ([["web", webSlice], ["bare", bareSlice]] as const) : ([["bare", bareSlice], ["web", webSlice]] as const);
           for (const [side, slice] of order) slices[side].push(await slice());
         }

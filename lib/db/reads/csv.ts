@@ -28,7 +28,7 @@ const PLAIN_KINDS: ReadonlySet<FieldKind> = new Set<FieldKind>(["amount", "slot"
  */
 const TEXT_KINDS: ReadonlySet<FieldKind> = new Set<FieldKind>(["address", "signature"]);
 
-const quoted = (text: string) => `(case when ${text} ~ '[",\r\n]' then '"' || replace(${text}, '"', '""') || '"' else ${text} end)`;
+const quoted = (text: string) => `(case when ${text} ~ E'[",\\r\\n]' then '"' || replace(${text}, '"', '""') || '"' else ${text} end)`;
 
 /**
  * The SQL of one CSV line of `fields` (their values rendered as the JSON's,

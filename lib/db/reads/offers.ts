@@ -170,7 +170,7 @@ const OFFER_CSV_LINE = csvLine(OFFER_FIELDS);
  */
 export function exportOffers(db: Database, p: OfferFilters & { sort?: "created" | "price"; cursor?: string }): AsyncGenerator<Buffer> {
   const after = p.cursor ? decodeOfferCursor(p.cursor) : undefined;
-  // The sort keys under names of their own: the fields' keys (pda, side) name the rendered values.
+  // The sort keys, selected beside each branch's line under names of their own (the outer sort reads them).
   const keyed = (p.sort === "price" ? BOOK_KEYS : NEWEST_FIRST).replace(/\b(side|book_price|created_at|pda)\b/g, "k_$1");
   const query = (sql: postgres.Sql) => {
     const filters = filterConditions(sql, p);

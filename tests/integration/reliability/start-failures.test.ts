@@ -45,13 +45,13 @@ function npm(args: string[], env: Record<string, string>, timeoutMs = 40_000): P
   });
 }
 
-/** Our one line, whatever npm itself warns about its own configuration. */
 /** A web port and a cluster port for an npm start, two different ones outside the ephemeral range. */
 async function startPorts(): Promise<{ PORT: string; LOCALNET_PORT: string }> {
   const [web, cluster] = await portsOutsideEphemeralRange(2);
   return { PORT: String(web), LOCALNET_PORT: String(cluster) };
 }
 
+/** Our one line, whatever npm itself warns about its own configuration. */
 function ourLines(stderr: string): string[] {
   return stderr.split("\n").filter((line) => line.trim() && !line.startsWith("npm warn"));
 }

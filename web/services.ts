@@ -9,7 +9,7 @@ import { fallbackRateLimiter, memoryRateLimiter, redisRateLimiter, unlimited, ty
 import { createApi } from "./http/api";
 import { createTokenService, type TokenService } from "../lib/tokens";
 import { createLogger } from "../platform/log";
-import { isDatabaseUnreachable, throttledReport } from "../lib/resilience";
+import { isDatabaseUnreachable, isDeadlineExceeded, throttledReport } from "../lib/resilience";
 import { requestObserver, webMetrics } from "../platform/metrics";
 import { readReplicas, type ReadReplicas } from "./read-replicas";
 
@@ -150,6 +150,11 @@ const reportUnavailable = throttledReport(30_000, (error: unknown, _context: "da
   logger.warn({ error: (error as Error)?.message ?? String(error), suppressed }, "database unreachable: answering 503 until it is back"),
 );
 
+/** A database that takes statements but answers none: one line per interval (the error names the route). */
+const reportOverdue = throttledReport(30_000, (error: unknown, _context: "deadline", suppressed: number) =>
+  logger.warn({ error: (error as Error).message, suppressed }, "database not answering: requests past their deadline answered 503"),
+);
+
 let nextFeedStart = 0;
 
 /**
@@ -171,7 +176,12 @@ function feedChanges(): number | null {
 export const { serve, spend: spendBudget } = createApi({
   limiter,
   trustProxy: () => env().TRUST_PROXY,
-  log: (error, url) => (isDatabaseUnreachable(error) ? reportUnavailable(error, "database") : logger.error({ err: error, url }, "request failed")),
+  log: (error, url) =>
+    isDatabaseUnreachable(error)
+      ? reportUnavailable(error, "database")
+      : isDeadlineExceeded(error)
+        ? reportOverdue(error, "deadline")
+        : logger.error({ err: error, url }, "request failed"),
   observe: requestObserver(),
   rateLimited: () => webMetrics().rateLimited.inc(),
   feedChanges,

@@ -6,7 +6,7 @@ import { oneLine } from "../platform/startup-error";
  * Tells people about a dependency that fails (the database, the RPC) without a
  * line, let alone a stack, per retry: one warning when it starts failing, one
  * every `intervalMs` while it keeps failing (with the count), and one info
- * line when it answers again. Retries are counted all the same.
+ * line when it answers again after a warning. Retries are counted all the same.
  */
 export interface OutageLog {
   failed(error: unknown): void;
@@ -47,11 +47,11 @@ export function createOutageLog(log: Logger, what: string, intervalMs = 30_000, 
       if (!failing) return;
       failing = false;
       const seconds = (now() - since) / 1000;
-      // A blip retried at once is no news; an outage people were told about is.
-      if (toldThisOutage && seconds >= 1) {
-        log.info({ failures, afterSeconds: Math.round(seconds * 10) / 10 }, `${what} answering again`);
-        gate.reopen(); // the next outage is news again
-      }
+      // A warning people read gets its ending, however short the outage was.
+      if (toldThisOutage) log.info({ failures, afterSeconds: Math.round(seconds * 10) / 10 }, `${what} answering again`);
+      // After an outage that lasted, the next one is news at once; a dependency
+      // that fails a call now and then stays at one warning per interval.
+      if (toldThisOutage && seconds >= 1) gate.reopen();
       toldThisOutage = false;
     },
   };

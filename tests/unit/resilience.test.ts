@@ -146,7 +146,7 @@ describe("a report once per interval", () => {
     expect(lines.at(-1)).toMatchObject({ level: "warn", fields: { failures: 1 } });
   });
 
-  it("keeps a blip retried within a second to itself", () => {
+  it("ends a blip's warning with its recovery, and keeps the blips after it within the interval to themselves", () => {
     const clock = testClock();
     const lines: string[] = [];
     const log = { warn: (_: unknown, m: string) => lines.push(m), info: (_: unknown, m: string) => lines.push(m) } as unknown as Logger;
@@ -154,7 +154,18 @@ describe("a report once per interval", () => {
     outage.failed(new Error("timeout"));
     clock.advance(200);
     outage.ok();
-    expect(lines).toHaveLength(1); // the warning, not the recovery
+    expect(lines).toEqual(["the RPC failing: timeout; retrying (1 failure since the last report)", "the RPC answering again"]);
+    // A dependency failing a call now and then: the next blips within the interval add no line.
+    for (let i = 0; i < 5; i++) {
+      clock.advance(1_000);
+      outage.failed(new Error("timeout"));
+      clock.advance(100);
+      outage.ok();
+    }
+    expect(lines).toHaveLength(2);
+    clock.advance(30_000);
+    outage.failed(new Error("timeout"));
+    expect(lines.at(-1)).toBe("the RPC failing: timeout; retrying (6 failures since the last report)");
   });
 });
 

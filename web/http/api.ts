@@ -1,5 +1,5 @@
 import { InvalidCursorError } from "../../lib/db/reads/cursor";
-import { isDatabaseUnreachable } from "../../lib/resilience";
+import { isDatabaseUnreachable, isDeadlineExceeded, withDeadline } from "../../lib/resilience";
 import type { ApiRequest, Endpoint, ErrorShape, RequestHeaders, StreamReply } from "./endpoint";
 import { BodyTagMemo } from "./body-memo";
 import { ApiError, invalidParameter } from "./errors";
@@ -45,7 +45,18 @@ export interface ApiDeps {
    * running the endpoint (./revalidation.ts).
    */
   feedChanges?(): number | null;
+  /** How long an endpoint may take to answer before the request gets a 503 instead; ANSWER_DEADLINE_MS by default. */
+  answerDeadlineMs?: number;
 }
+
+/**
+ * Past the longest a read takes while the database answers at all: a connect
+ * timeout (3 s) and a statement timeout (10 s), retried once after a fast
+ * connection failure. Beyond it the database is lost in a way no timeout of
+ * its own catches (a server gone from the network without a reset), and the
+ * client is better told to retry than kept waiting.
+ */
+export const ANSWER_DEADLINE_MS = 15_000;
 
 /**
  * The socket's address, set by the web launcher (web/launcher.ts) on
@@ -167,7 +178,11 @@ export function createApi(deps: ApiDeps) {
       }
       const params = parseParams(endpoint, request.params);
       const query = endpoint.query ? parseQuery(request.url, endpoint.query) : undefined;
-      const reply = await retryOnceIfUnavailable(() => endpoint.answer({ query, params, request }));
+      const reply = await withDeadline(
+        retryOnceIfUnavailable(() => endpoint.answer({ query, params, request })),
+        deps.answerDeadlineMs ?? ANSWER_DEADLINE_MS,
+        `${endpoint.path}'s answer`,
+      );
       // The stream spent the budget as any read does, and says so.
       if (isStream(reply)) return { status: 200, headers: { ...reply.headers, ...budget }, body: reply.stream };
       // Tagged once per body (a constant document once per process, an unchanged one once per URL): the writers derive each coding's tag from it.
@@ -181,6 +196,10 @@ export function createApi(deps: ApiDeps) {
       if (isDatabaseUnreachable(error)) {
         deps.log(error, target);
         return errorAnswer(new ApiError("unavailable", "the database is unreachable; try again shortly", undefined, { "retry-after": "5" }), budget, shape);
+      }
+      if (isDeadlineExceeded(error)) {
+        deps.log(error, target);
+        return errorAnswer(new ApiError("unavailable", `the database did not answer within ${error.ms / 1000} s; try again shortly`, undefined, { "retry-after": "5" }), budget, shape);
       }
       deps.log(error, target);
       return errorAnswer(new ApiError("internal_error", "internal error"), budget, shape);

@@ -14,15 +14,20 @@ export class DeadlineError extends Error {
 
 /**
  * The work's outcome, or a DeadlineError once `ms` pass without one. The work
- * itself goes on (a promise cannot be stopped); its later outcome is dropped,
- * a failure included (Promise.race handles it). For a wait whose own timeouts
- * can fail to fire: a query sent on a connection whose server vanished without
- * a reset waits for TCP's retransmissions, minutes, past statement_timeout.
+ * itself goes on (a promise cannot be stopped); a failure it meets later is
+ * dropped (Promise.race handles it), a value it gives later goes to `discard`,
+ * which frees what the value holds (a stream's cursor). For a wait whose own
+ * timeouts can fail to fire: a query sent on a connection whose server
+ * vanished without a reset waits for TCP's retransmissions, minutes, past
+ * statement_timeout.
  */
-export function withDeadline<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+export function withDeadline<T>(work: Promise<T>, ms: number, what: string, discard?: (late: T) => void): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new DeadlineError(what, ms)), ms);
+    timer = setTimeout(() => {
+      reject(new DeadlineError(what, ms));
+      if (discard) work.then(discard, () => {});
+    }, ms);
   });
   return Promise.race([work, expired]).finally(() => clearTimeout(timer));
 }

@@ -40,4 +40,26 @@ describe("an endpoint that never answers", () => {
       vi.useRealTimers();
     }
   });
+
+  it("cancels a stream that arrives after its request was answered, so its cursor closes", async () => {
+    let cancelled = false;
+    const late = new ReadableStream<string>({ cancel: () => void (cancelled = true) });
+    const { serve } = createApi({ limiter: () => unlimited, trustProxy: () => false, log: () => {}, answerDeadlineMs: 1_000 });
+    const slowExport = endpoint({
+      path: "/v1/slow.csv",
+      cache: CACHE.none,
+      answer: () => new Promise((resolve) => setTimeout(() => resolve({ stream: late, headers: { "content-type": "text/csv" } }), 3_000)),
+    });
+    vi.useFakeTimers();
+    try {
+      const answer = serve(slowExport, { method: "GET", url: new URL("http://localhost/v1/slow.csv"), headers: new Headers(), params: {}, signal: new AbortController().signal });
+      await vi.advanceTimersByTimeAsync(1_000);
+      expect((await answer).status).toBe(503);
+      expect(cancelled).toBe(false);
+      await vi.advanceTimersByTimeAsync(2_000);
+      expect(cancelled).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });

@@ -52,9 +52,10 @@ export interface ApiDeps {
 /**
  * Past the longest a read takes while the database answers at all: a connect
  * timeout (3 s) and a statement timeout (10 s), retried once after a fast
- * connection failure. Beyond it the database is lost in a way no timeout of
- * its own catches (a server gone from the network without a reset), and the
- * client is better told to retry than kept waiting.
+ * connection failure (a CSV export: its first rows, the rest streams after).
+ * Beyond it the database is lost in a way no timeout of its own catches (a
+ * server gone from the network without a reset), and the client is better
+ * told to retry than kept waiting.
  */
 export const ANSWER_DEADLINE_MS = 15_000;
 
@@ -182,6 +183,8 @@ export function createApi(deps: ApiDeps) {
         retryOnceIfUnavailable(() => endpoint.answer({ query, params, request })),
         deps.answerDeadlineMs ?? ANSWER_DEADLINE_MS,
         `${endpoint.path}'s answer`,
+        // An export that starts after its request was answered: nobody reads it, so its cursor closes.
+        (late) => void (isStream(late) && late.stream?.cancel().catch(() => {})),
       );
       // The stream spent the budget as any read does, and says so.
       if (isStream(reply)) return { status: 200, headers: { ...reply.headers, ...budget }, body: reply.stream };

@@ -1,3 +1,5 @@
+import { codedError } from "./database-unreachable";
+
 /** The code a DeadlineError carries, so callers tell it from the work's own failures. */
 export const DEADLINE_EXCEEDED = "DEADLINE_EXCEEDED";
 
@@ -33,4 +35,4 @@ export function withDeadline<T>(work: Promise<T>, ms: number, what: string, disc
 }
 
 /** By its code, not its class: a bundler may load this module twice. */
-export const isDeadlineExceeded = (error: unknown): error is DeadlineError => (error as { code?: unknown } | null)?.code === DEADLINE_EXCEEDED;
+export const isDeadlineExceeded = (error: unknown): error is DeadlineError => codedError(error)?.code === DEADLINE_EXCEEDED;

@@ -196,13 +196,11 @@ export function createApi(deps: ApiDeps) {
     } catch (error) {
       if (error instanceof ApiError) return errorAnswer(error, budget, shape);
       if (error instanceof InvalidCursorError) return errorAnswer(invalidParameter("cursor", error.message), budget, shape);
-      if (isDatabaseUnreachable(error)) {
+      const overdue = isDeadlineExceeded(error);
+      if (overdue || isDatabaseUnreachable(error)) {
         deps.log(error, target);
-        return errorAnswer(new ApiError("unavailable", "the database is unreachable; try again shortly", undefined, { "retry-after": "5" }), budget, shape);
-      }
-      if (isDeadlineExceeded(error)) {
-        deps.log(error, target);
-        return errorAnswer(new ApiError("unavailable", `the database did not answer within ${error.ms / 1000} s; try again shortly`, undefined, { "retry-after": "5" }), budget, shape);
+        const why = overdue ? `did not answer within ${error.ms / 1000} s` : "is unreachable";
+        return errorAnswer(new ApiError("unavailable", `the database ${why}; try again shortly`, undefined, { "retry-after": "5" }), budget, shape);
       }
       deps.log(error, target);
       return errorAnswer(new ApiError("internal_error", "internal error"), budget, shape);

@@ -1,5 +1,6 @@
 // `npm run web`: the Next.js server behind a small node:http launcher
 // (web/launcher.ts), bundled and run in this process (see run-bundled.mjs).
+import "./hold-stop-signals.mjs";
 
 // V8 flags from Node 24 (V8 13.6), which V8 reads only as the process starts
 // (docs/benchmarks-api.md, "Memory" and session 18):

@@ -51,24 +51,25 @@ export interface CoinGeckoTicker {
 const USD_STABLE_MINTS = PAYMENT_MINTS.filter((m) => ["USDC", "USDT"].includes(m.symbol)).map((m) => m.address);
 const isUsdStable = (mint: string): boolean => USD_STABLE_MINTS.includes(mint);
 
+const priceOrNull = (raw: string | null, d: PairDecimals): string | null => (raw === null ? null : humanPriceOf(raw, d));
+
 function ticker(row: PairDayRow, d: PairDecimals): CoinGeckoTicker {
-  const pair = { tokenMint: row.token_mint, paymentMint: row.payment_mint };
-  const id = tickerId(pair);
-  const price = (raw: string | null) => (raw === null ? null : humanPriceOf(raw, d));
-  return {
+  const id = tickerId({ tokenMint: row.token_mint, paymentMint: row.payment_mint });
+  const value: CoinGeckoTicker = {
     ticker_id: id,
-    base_currency: pair.tokenMint,
-    target_currency: pair.paymentMint,
+    base_currency: row.token_mint,
+    target_currency: row.payment_mint,
     pool_id: id,
-    last_price: price(row.last),
+    last_price: priceOrNull(row.last, d),
     base_volume: wholeUnits(row.base, d.token),
     target_volume: wholeUnits(row.target, d.payment),
-    bid: price(row.bid),
-    ask: price(row.ask),
-    high: price(row.high),
-    low: price(row.low),
-    ...(isUsdStable(pair.paymentMint) ? { liquidity_in_usd: wholeUnits(row.depth ?? "0", d.payment) } : {}),
+    bid: priceOrNull(row.bid, d),
+    ask: priceOrNull(row.ask, d),
+    high: priceOrNull(row.high, d),
+    low: priceOrNull(row.low, d),
   };
+  if (isUsdStable(row.payment_mint)) value.liquidity_in_usd = wholeUnits(row.depth ?? "0", d.payment);
+  return value;
 }
 
 /** The rows whose two mints' decimals are known, each with them; the others left out (a pair without them cannot be stated in whole tokens). */

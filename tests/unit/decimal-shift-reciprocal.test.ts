@@ -5,6 +5,22 @@ import { formatDecimal, parseDecimal, pow10, reciprocal, RECIPROCAL_SIGNIFICANT_
 // a shift is exact; a reciprocal is the one rounding, to 18 significant
 // digits, half away from zero.
 
+const outcome = <T>(f: () => T): T | string => {
+  try {
+    return f();
+  } catch (error) {
+    return `throws ${(error as Error).message}`;
+  }
+};
+
+/** Signs, zeros, points, whitespace and what is not a decimal at all. */
+const TEXTS = ["0", "00", "0.0", ".5", "5.", "-0", "+0", "-0.000", "  12.50 ", "-.5", "+1.2300", "1000", "0.000100", ".", "", "-", "1e5", "1.2.3", "--1", "1-", " ", "1 2"];
+for (const whole of ["", "0", "7", "100", "0070", "18446744073709551615"]) {
+  for (const fraction of [undefined, "", "0", "5", "050", "000001", "123456789012345678"]) {
+    for (const sign of ["", "-", "+"]) TEXTS.push(`${sign}${whole}${fraction === undefined ? "" : `.${fraction}`}`);
+  }
+}
+
 describe("shiftDecimal", () => {
   it.each([
     ["0.185", 3, "185"],
@@ -23,24 +39,38 @@ describe("shiftDecimal", () => {
       const d = parseDecimal(text);
       return formatDecimal({ mantissa: d.mantissa, exponent: d.exponent + places });
     };
-    const outcome = (f: () => string) => {
-      try {
-        return f();
-      } catch (error) {
-        return `throws ${(error as Error).message}`;
-      }
-    };
-    const texts = ["0", "00", "0.0", ".5", "5.", "-0", "+0", "-0.000", "  12.50 ", "-.5", "+1.2300", "1000", "0.000100", ".", "", "-", "1e5", "1.2.3"];
-    for (const whole of ["", "0", "7", "100", "0070", "18446744073709551615"]) {
-      for (const fraction of [undefined, "", "0", "5", "050", "000001", "123456789012345678"]) {
-        for (const sign of ["", "-", "+"]) texts.push(`${sign}${whole}${fraction === undefined ? "" : `.${fraction}`}`);
-      }
-    }
-    for (const text of texts) {
+    for (const text of TEXTS) {
       for (const places of [0, 1, -1, 3, -6, -9, 12, -18, 30, -30, 2.5]) {
         expect(outcome(() => shiftDecimal(text, places)), `${JSON.stringify(text)} × 10^${places}`).toBe(outcome(() => viaBigInt(text, places)));
       }
     }
+  });
+});
+
+describe("parseDecimal and formatDecimal", () => {
+  // A plain reading, for reference: the pattern, the digits joined, trailing zeros divided out.
+  const reference = (text: string) => {
+    const match = /^([+-]?)(\d*)(?:\.(\d*))?$/.exec(text.trim());
+    if (!match || (match[2] ?? "") + (match[3] ?? "") === "") throw new Error(`not a decimal number: "${text}"`);
+    let mantissa = BigInt((match[2] ?? "") + (match[3] ?? ""));
+    let exponent = 0 - (match[3] ?? "").length;
+    if (mantissa === 0n) return { mantissa: 0n, exponent: 0 };
+    while (mantissa % 10n === 0n) [mantissa, exponent] = [mantissa / 10n, exponent + 1];
+    return { mantissa: match[1] === "-" ? -mantissa : mantissa, exponent };
+  };
+
+  it("read each text as its one normalized mantissa and exponent, and refuse what is not a decimal", () => {
+    for (const text of TEXTS) expect(outcome(() => parseDecimal(text)), JSON.stringify(text)).toEqual(outcome(() => reference(text)));
+  });
+
+  it("write each value without an exponent, trailing zeros or a trailing point, whatever zeros its mantissa carries", () => {
+    expect(formatDecimal({ mantissa: 0n, exponent: 5 })).toBe("0");
+    expect(formatDecimal({ mantissa: 1500n, exponent: -3 })).toBe("1.5");
+    expect(formatDecimal({ mantissa: -1500n, exponent: -5 })).toBe("-0.015");
+    expect(formatDecimal({ mantissa: 1500n, exponent: 2 })).toBe("150000");
+    expect(formatDecimal({ mantissa: 7n, exponent: -1 })).toBe("0.7");
+    expect(formatDecimal({ mantissa: 123n, exponent: -1 })).toBe("12.3");
+    expect(formatDecimal({ mantissa: 10n, exponent: -1 })).toBe("1");
   });
 });
 

@@ -95,19 +95,6 @@ function inWholeUnits(row: CandleRow, d: { token: number; payment: number }): Ca
   };
 }
 
-function inverted(row: CandleRow): CandleRow {
-  return {
-    time: row.time,
-    open: reciprocal(row.open),
-    high: reciprocal(row.low),
-    low: reciprocal(row.high),
-    close: reciprocal(row.close),
-    volume: row.quoteVolume,
-    quoteVolume: row.volume,
-    fills: row.fills,
-  };
-}
-
 /** The statement's parameters: $1 token, $2 payment, $3 resolution, $4 fromTime, $5 toTime, $6 limit. */
 const parameters = (q: CandleQuery) => [q.tokenMint, q.paymentMint, q.resolution, q.fromTime ?? null, q.toTime ?? null, q.limit];
 
@@ -131,31 +118,49 @@ const asBody = (rows: string) => `
 
 /**
  * GET /v1/candles with the chart options (includeEmpty, invert, units=human)
- * as JSON text. Whole units are an exact shift of the raw strings; an
- * inverted price is the one rounding (lib/program/decimal.ts reciprocal),
- * taken after the shift. Without invert PostgreSQL writes the body (the
- * shift is exact in numeric): no row is parsed into objects and written
- * again here, which for a day of minutes (1,440 rows) was most of a
- * request's CPU, the collector's included. The inverted form's rounding
- * is lib/program/decimal.ts's, so it stays in JavaScript (chartCandlesInJs).
+ * as JSON text. Whole units are an exact shift of the raw strings, which
+ * PostgreSQL makes (the shift is exact in numeric); an inverted price is the
+ * one rounding (lib/program/decimal.ts reciprocal), taken after the shift.
+ * Without invert PostgreSQL writes the body: no row is parsed into objects
+ * and written again here, which for a day of minutes (1,440 rows) was most
+ * of a request's CPU, the collector's included. The inverted form's
+ * rounding is lib/program/decimal.ts's, so that form is written here, one
+ * object a row.
  */
 export async function listChartCandles(db: Database, q: CandleQuery, options: ChartOptions): Promise<string> {
-  if (options.invert) return chartCandlesInJs(db, q, options);
   const rows = options.includeEmpty ? GAP_FILLED_STATEMENT : FILLED_ONLY;
   const d = options.decimals;
-  const [row] = await db.$client.unsafe<{ body: string }[]>(
-    asBody(d ? inWholeUnitsSql(rows) : rows),
-    d ? [...parameters(q), d.token, d.payment] : parameters(q),
-  );
+  const statement = d ? inWholeUnitsSql(rows) : rows;
+  const values = d ? [...parameters(q), d.token, d.payment] : parameters(q);
+  if (options.invert) {
+    const candles = (await db.$client.unsafe<CandleRow[]>(statement, values)).map(
+      (r): CandleRow => ({
+        time: Number(r.time),
+        open: reciprocal(r.open),
+        high: reciprocal(r.low),
+        low: reciprocal(r.high),
+        close: reciprocal(r.close),
+        volume: r.quoteVolume,
+        quoteVolume: r.volume,
+        fills: Number(r.fills),
+      }),
+    );
+    return JSON.stringify({ candles });
+  }
+  const [row] = await db.$client.unsafe<{ body: string }[]>(asBody(statement), values);
   return row!.body;
 }
 
-/** The chart form built here from the rows: the inverted one's, and the rendering the SQL body is pinned to (tests/integration/api/candle-chart.test.ts). */
-export async function chartCandlesInJs(db: Database, q: CandleQuery, options: ChartOptions): Promise<string> {
+/**
+ * The chart form without invert, rendered in JavaScript from the rows: the
+ * reference PostgreSQL's body is pinned to, byte for byte
+ * (tests/integration/api/candle-chart.test.ts); not served.
+ */
+export async function chartCandlesInJs(db: Database, q: CandleQuery, options: Omit<ChartOptions, "invert">): Promise<string> {
   const statement = options.includeEmpty ? GAP_FILLED_STATEMENT : FILLED_ONLY;
   const rows = await db.$client.unsafe<CandleRow[]>(statement, parameters(q));
   const candleRows = rows.map((r) => {
-    let row: CandleRow = {
+    const row: CandleRow = {
       time: Number(r.time),
       open: r.open,
       high: r.high,
@@ -165,9 +170,7 @@ export async function chartCandlesInJs(db: Database, q: CandleQuery, options: Ch
       quoteVolume: r.quoteVolume,
       fills: Number(r.fills),
     };
-    if (options.decimals) row = inWholeUnits(row, options.decimals);
-    if (options.invert) row = inverted(row);
-    return row;
+    return options.decimals ? inWholeUnits(row, options.decimals) : row;
   });
   return JSON.stringify({ candles: candleRows });
 }

@@ -115,16 +115,24 @@ describe("GET /v1/candles: includeEmpty=true", () => {
     expect(body.candles[1]).toEqual({ ...empty(T0 + 60, "0.00526315789473684211") });
   });
 
-  it("writes, without invert, in PostgreSQL the very bytes the rows rendered in JavaScript make", async () => {
+  it("writes in PostgreSQL the very bytes the rows rendered in JavaScript make, and inverts those rows' whole units", async () => {
     const { chartCandlesInJs, listChartCandles } = await import("../../../lib/db/reads/chart-candles");
+    const { reciprocal } = await import("../../../lib/program/decimal");
+    type Candle = { time: number; open: string; high: string; low: string; close: string; volume: string; quoteVolume: string; fills: number };
+    const invert = (c: Candle): Candle => ({
+      time: c.time, open: reciprocal(c.open), high: reciprocal(c.low), low: reciprocal(c.high), close: reciprocal(c.close),
+      volume: c.quoteVolume, quoteVolume: c.volume, fills: c.fills,
+    });
     const decimalsCases = [undefined, { token: 9, payment: 6 }, { token: 0, payment: 18 }, { token: 6, payment: 6 }];
     for (const includeEmpty of [true, false]) {
       for (const decimals of decimalsCases) {
         for (const window of [{ toTime: T0 + 300 }, { fromTime: T0 + 1, toTime: T0 + 200 }, { toTime: T0 - 1 }]) {
           const q = { tokenMint: WSOL, paymentMint: USDC, resolution: 60, limit: 500, ...window };
-          const options = { includeEmpty, invert: false, decimals };
           const label = JSON.stringify({ includeEmpty, decimals, window });
-          expect(await listChartCandles(database.db, q, options), label).toBe(await chartCandlesInJs(database.db, q, options));
+          const inJs = await chartCandlesInJs(database.db, q, { includeEmpty, decimals });
+          expect(await listChartCandles(database.db, q, { includeEmpty, invert: false, decimals }), label).toBe(inJs);
+          const inverted = JSON.stringify({ candles: (JSON.parse(inJs) as { candles: Candle[] }).candles.map(invert) });
+          expect(await listChartCandles(database.db, q, { includeEmpty, invert: true, decimals }), `${label} inverted`).toBe(inverted);
         }
       }
     }

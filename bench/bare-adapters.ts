@@ -30,7 +30,7 @@ export async function answerAdapter(db: Database, kind: string, name: string, q:
     if (name === "historical_trades") {
       const limit = Math.min(Number(q.get("limit") ?? 500) || 1000, 1000);
       const type = (q.get("type") ?? undefined) as TradeType | undefined;
-      return json(await listCoinGeckoTrades(db, { ...pair, type, limit, startTime: seconds(q, "start_time"), endTime: seconds(q, "end_time") }, PAIR_DECIMALS));
+      return listCoinGeckoTrades(db, { ...pair, type, limit, startTime: seconds(q, "start_time"), endTime: seconds(q, "end_time") }, PAIR_DECIMALS);
     }
     return undefined;
   }

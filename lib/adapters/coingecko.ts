@@ -2,6 +2,7 @@ import type { Database } from "../db/client";
 import { readBook } from "../db/reads/book";
 import { FILL_FEED_ORDER, fillFilterConditions } from "../db/reads/fills";
 import { readActivePairs, readPairDays, type PairDayRow } from "../db/reads/pair-day";
+import { shiftedDecimal } from "../db/reads/fields";
 import { and } from "../db/reads/page";
 import { PAYMENT_MINTS } from "../program/constants";
 import { humanPriceOf, pairDecimals, wholeUnits, type DecimalsOf, type Pair, type PairDecimals } from "./pair-units";
@@ -126,6 +127,7 @@ export async function readCoinGeckoOrderbook(db: Database, pair: Pair, d: PairDe
 
 export type TradeType = "buy" | "sell";
 
+/** One trade of /v1/coingecko/historical_trades' body, `{ buy: CoinGeckoTrade[], sell: CoinGeckoTrade[] }`, as PostgreSQL writes it (listCoinGeckoTrades). */
 export interface CoinGeckoTrade {
   /** The fill's transaction signature and its position in it, joined by ":": unique and stable. */
   trade_id: string;
@@ -151,33 +153,37 @@ export interface TradeQuery extends Pair {
  */
 const OFFER_SIDE_OF: Record<TradeType, "sell" | "buy"> = { buy: "sell", sell: "buy" };
 
+/** An integer as SQL text (a mint's decimals, a difference of two): never anything else. */
+function sqlInteger(n: number): string {
+  if (!Number.isSafeInteger(n)) throw new RangeError(`not an integer: ${n}`);
+  return String(n);
+}
+
 /**
  * GET /v1/coingecko/historical_trades: the pair's newest `limit` fills in the
- * window (of one type when asked), newest first, split into buy and sell.
- * In the fills indexes' own order (nulls last): `slot desc` alone sorted every
- * fill of the pair (at 5 M fills, seconds a request).
+ * window (of one type when asked), newest first, split into buy and sell,
+ * as JSON text PostgreSQL writes (the shift to whole tokens is exact in
+ * numeric: lib/db/reads/fields.ts shiftedDecimal), so no row becomes an
+ * object here. In the fills indexes' own order (nulls last): `slot desc`
+ * alone sorted every fill of the pair (at 5 M fills, seconds a request).
  */
-export async function listCoinGeckoTrades(db: Database, q: TradeQuery, d: PairDecimals): Promise<{ buy: CoinGeckoTrade[]; sell: CoinGeckoTrade[] }> {
+export async function listCoinGeckoTrades(db: Database, q: TradeQuery, d: PairDecimals): Promise<string> {
   const sql = db.$client;
   const conditions = fillFilterConditions(sql, { tokenMint: q.tokenMint, paymentMint: q.paymentMint, fromTime: q.startTime, toTime: q.endTime });
   if (q.type) conditions.push(sql`side = ${OFFER_SIDE_OF[q.type]}`);
-  const rows = await sql`
-    select f.signature, f.ix_index, f.side::text, f.fill_amount::text, f.payment_amount::text,
-      (extract(epoch from f.block_time) * 1000)::bigint::text as ms,
-      (select fill_price(o.price_per_token, o.price_scale) from offers o where o.pda = f.offer_pda)::text as price
-    from (select * from fills where ${and(sql, conditions)} order by ${sql.unsafe(FILL_FEED_ORDER)} limit ${q.limit}) f
-    order by ${sql.unsafe(FILL_FEED_ORDER)}`;
-  const trades: { buy: CoinGeckoTrade[]; sell: CoinGeckoTrade[] } = { buy: [], sell: [] };
-  for (const r of rows) {
-    const type: TradeType = r.side === "sell" ? "buy" : "sell";
-    trades[type].push({
-      trade_id: `${r.signature}:${r.ix_index}`,
-      price: humanPriceOf(r.price, d),
-      base_volume: wholeUnits(r.fill_amount, d.token),
-      target_volume: wholeUnits(r.payment_amount, d.payment),
-      trade_timestamp: Number(r.ms),
-      type,
-    });
-  }
-  return trades;
+  const price = shiftedDecimal("(select fill_price(o.price_per_token, o.price_scale) from offers o where o.pda = f.offer_pda)", sqlInteger(d.token - d.payment));
+  const trades = (side: "sell" | "buy") => `coalesce(string_agg(t.trade, ',' order by t.n) filter (where t.side = '${side}'), '')`;
+  const [row] = await sql<{ body: string }[]>`
+    select '{"buy":[' || ${sql.unsafe(trades("sell"))} || '],"sell":[' || ${sql.unsafe(trades("buy"))} || ']}' as body
+    from (
+      select f.side, row_number() over (order by ${sql.unsafe(FILL_FEED_ORDER)}) as n, row_to_json(j)::text as trade
+      from (select * from fills where ${and(sql, conditions)} order by ${sql.unsafe(FILL_FEED_ORDER)} limit ${q.limit}) f,
+      lateral (select f.signature || ':' || f.ix_index as trade_id,
+        ${sql.unsafe(price)} as price,
+        ${sql.unsafe(shiftedDecimal("f.fill_amount", sqlInteger(-d.token)))} as base_volume,
+        ${sql.unsafe(shiftedDecimal("f.payment_amount", sqlInteger(-d.payment)))} as target_volume,
+        (extract(epoch from f.block_time) * 1000)::bigint as trade_timestamp,
+        case when f.side = 'sell' then 'buy' else 'sell' end as type) j
+    ) t`;
+  return row!.body;
 }

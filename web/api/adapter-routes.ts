@@ -48,7 +48,7 @@ export const ADAPTER_ROUTES: readonly Endpoint[] = [
       checkTradeWindow(q);
       const decimals = await knownPairDecimals(q.ticker_id, "ticker_id");
       const filters = { ...q.ticker_id, type: q.type, limit: q.limit, startTime: q.start_time, endTime: q.end_time };
-      return { value: await listCoinGeckoTrades(database(), filters, decimals) };
+      return { text: await listCoinGeckoTrades(database(), filters, decimals) };
     },
   }),
   endpoint({

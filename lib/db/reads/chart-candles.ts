@@ -1,7 +1,7 @@
 import type { Database } from "../client";
 import { reciprocal, shiftDecimal } from "../../program/decimal";
 import { CANDLE_FIELDS, type CandleQuery } from "./candles";
-import { projection } from "./fields";
+import { projection, shiftedDecimal } from "./fields";
 
 /** A Candle as the chart options transform it: the same keys, each value as CANDLE_FIELDS renders it. */
 export interface CandleRow {
@@ -99,7 +99,7 @@ function inWholeUnits(row: CandleRow, d: { token: number; payment: number }): Ca
 const parameters = (q: CandleQuery) => [q.tokenMint, q.paymentMint, q.resolution, q.fromTime ?? null, q.toTime ?? null, q.limit];
 
 /** A decimal text column of rows `r` × 10^(the int parameter `places`), exact, as shiftDecimal writes it. */
-const shifted = (column: string, places: string) => `trim_scale(r."${column}"::numeric * ('1e' || ${places}::int)::numeric)::text as "${column}"`;
+const shifted = (column: string, places: string) => `${shiftedDecimal(`r."${column}"`, places)} as "${column}"`;
 
 /** The rows in whole units ($7 the token's decimals, $8 the payment's), as inWholeUnits makes them. */
 const inWholeUnitsSql = (rows: string) => `

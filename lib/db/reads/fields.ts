@@ -62,6 +62,14 @@ export interface Field {
 /** A body's fields by key, in the order the body has them. */
 export type Fields = Readonly<Record<string, Field>>;
 
+/**
+ * A decimal × 10^places (an int expression), exact in numeric, as
+ * lib/program/decimal.ts's shiftDecimal writes it (no trailing zeros, no
+ * exponent): raw units to whole tokens where PostgreSQL writes the body
+ * (tests/integration/api/candle-chart.test.ts pins the two, byte for byte).
+ */
+export const shiftedDecimal = (value: string, places: string) => `trim_scale((${value})::numeric * ('1e' || (${places})::int)::numeric)::text`;
+
 export const isoUtc = (expression: string) => `to_char(${expression} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')`;
 
 const asIs = (expression: string) => expression;

@@ -25,7 +25,7 @@ export async function answerAdapter(db: Database, kind: string, name: string, q:
     if (!pair) return undefined;
     if (name === "orderbook") {
       const depth = Number(q.get("depth") ?? 0);
-      return json(await readCoinGeckoOrderbook(db, pair, PAIR_DECIMALS, depth === 0 ? MAX_BOOK_DEPTH : Math.ceil(depth / 2)));
+      return readCoinGeckoOrderbook(db, pair, PAIR_DECIMALS, depth === 0 ? MAX_BOOK_DEPTH : Math.ceil(depth / 2));
     }
     if (name === "historical_trades") {
       const limit = Math.min(Number(q.get("limit") ?? 500) || 1000, 1000);

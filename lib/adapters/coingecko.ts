@@ -1,5 +1,5 @@
 import type { Database } from "../db/client";
-import { readBook } from "../db/reads/book";
+import { readBookInWholeUnits } from "../db/reads/book";
 import { FILL_FEED_ORDER, fillFilterConditions } from "../db/reads/fills";
 import { readActivePairs, readPairDays, type PairDayRow } from "../db/reads/pair-day";
 import { shiftedDecimal } from "../db/reads/fields";
@@ -110,19 +110,14 @@ export interface CoinGeckoOrderbook {
   asks: [string, string][];
 }
 
-interface BookLevel {
-  price: string;
-  size: string;
-}
-
 /**
- * GET /v1/coingecko/orderbook: /v1/book's levels in whole tokens. `perSide`
- * levels on each side (the standard's depth counts both sides together).
+ * GET /v1/coingecko/orderbook: /v1/book's levels in whole tokens, as JSON
+ * text (CoinGeckoOrderbook) whose levels PostgreSQL writes. `perSide` levels
+ * on each side (the standard's depth counts both sides together).
  */
-export async function readCoinGeckoOrderbook(db: Database, pair: Pair, d: PairDecimals, perSide: number): Promise<CoinGeckoOrderbook> {
-  const book = JSON.parse(await readBook(db, { ...pair, depth: perSide })) as { asks: BookLevel[]; bids: BookLevel[] };
-  const level = (l: BookLevel): [string, string] => [humanPriceOf(l.price, d), wholeUnits(l.size, d.token)];
-  return { ticker_id: tickerId(pair), timestamp: Date.now(), bids: book.bids.map(level), asks: book.asks.map(level) };
+export async function readCoinGeckoOrderbook(db: Database, pair: Pair, d: PairDecimals, perSide: number): Promise<string> {
+  const { asks, bids } = await readBookInWholeUnits(db, { ...pair, depth: perSide }, d);
+  return `{"ticker_id":${JSON.stringify(tickerId(pair))},"timestamp":${Date.now()},"bids":${bids},"asks":${asks}}`;
 }
 
 export type TradeType = "buy" | "sell";

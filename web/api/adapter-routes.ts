@@ -37,7 +37,7 @@ export const ADAPTER_ROUTES: readonly Endpoint[] = [
     cache: CACHE.list,
     answer: async ({ query: { ticker_id: pair, depth } }) => {
       const decimals = await knownPairDecimals(pair, "ticker_id");
-      return { value: await readCoinGeckoOrderbook(database(), pair, decimals, levelsPerSide(depth)) };
+      return { text: await readCoinGeckoOrderbook(database(), pair, decimals, levelsPerSide(depth)) };
     },
   }),
   endpoint({

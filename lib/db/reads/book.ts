@@ -1,5 +1,5 @@
 import type { Database } from "../client";
-import { field, jsonObject } from "./fields";
+import { field, jsonObject, shiftedDecimal } from "./fields";
 import { openOffer } from "./open-offer";
 
 /**
@@ -33,15 +33,25 @@ export interface BookQuery {
  * price column is the exact numeric pricePerToken / 10^priceScale: offers
  * stating one price at two scales (25/10 and 250/100) share a level.
  */
-const sideLevels = (side: "sell" | "buy", order: "asc" | "desc") => `(
-  select coalesce(json_agg(${LEVEL_JSON} order by l.price ${order}), '[]')
-  from (
+const sideLevelRows = (side: "sell" | "buy", order: "asc" | "desc") => `
     select o.price, sum(o.remaining_size) as size, count(*)::int as offers
     from offers o
     where o.token_mint = $1 and o.payment_mint = $2 and o.side = '${side}'
       and ${openOffer("o")}
-    group by o.price order by o.price ${order} limit $3
-  ) l)`;
+    group by o.price order by o.price ${order} limit $3`;
+
+const sideLevels = (side: "sell" | "buy", order: "asc" | "desc") => `(
+  select coalesce(json_agg(${LEVEL_JSON} order by l.price ${order}), '[]')
+  from (${sideLevelRows(side, order)}) l)`;
+
+/**
+ * The same levels as [price, quantity] pairs in whole tokens ($4 the price's
+ * shift, $5 the size's; exact in numeric: ./fields.ts shiftedDecimal),
+ * written compact, as JSON.stringify writes them (decimals need no escape).
+ */
+const sideInWholeUnits = (side: "sell" | "buy", order: "asc" | "desc") => `(
+  select '[' || coalesce(string_agg('["' || ${shiftedDecimal("l.price", "$4")} || '","' || ${shiftedDecimal("l.size", "$5")} || '"]', ',' order by l.price ${order}), '') || ']'
+  from (${sideLevelRows(side, order)}) l)`;
 
 /** The book's one statement: both sides, the slot and the feed id, all from one snapshot. */
 export const BOOK_STATEMENT = `select
@@ -65,4 +75,22 @@ export async function readBook(db: Database, q: BookQuery): Promise<string> {
     `{"tokenMint":${JSON.stringify(q.tokenMint)},"paymentMint":${JSON.stringify(q.paymentMint)},"depth":${q.depth},` +
     `"slot":${slot},"feedId":${JSON.stringify(String(row?.feed_id ?? "0"))},"asks":${row?.asks ?? "[]"},"bids":${row?.bids ?? "[]"}}`
   );
+}
+
+const BOOK_IN_WHOLE_UNITS_STATEMENT = `select ${sideInWholeUnits("sell", "asc")} as asks, ${sideInWholeUnits("buy", "desc")} as bids`;
+
+/**
+ * The book's levels as JSON arrays of [price, quantity] in whole tokens (the
+ * CoinGecko orderbook), asks ascending and bids descending, from `decimals`
+ * of the pair's token and payment mints.
+ */
+export async function readBookInWholeUnits(db: Database, q: BookQuery, decimals: { token: number; payment: number }): Promise<{ asks: string; bids: string }> {
+  const [row] = await db.$client.unsafe<{ asks: string; bids: string }[]>(BOOK_IN_WHOLE_UNITS_STATEMENT, [
+    q.tokenMint,
+    q.paymentMint,
+    q.depth,
+    decimals.token - decimals.payment,
+    -decimals.token,
+  ]);
+  return row!;
 }

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { insertOffer, recordFills, type NewFill, type NewOffer } from "../../../lib/db/writes/index";
+import { shiftDecimal } from "../../../lib/program/decimal";
 import { startTokenStandin, type TokenStandin } from "../../../local/tokens/index";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
 import { addressOf, fillFixture, offerFixture, USDC, WSOL } from "../../helpers/fixtures";
@@ -101,6 +102,13 @@ describe("GET /v1/coingecko/orderbook", () => {
     expect(body.timestamp).toBeGreaterThanOrEqual(before);
     const full = await server.json(`/v1/coingecko/orderbook?ticker_id=${TICKER}`);
     expect(full.body.asks).toEqual([["185", "2"], ["190", "1.5"]]);
+  });
+
+  it("writes each level as JavaScript's exact shift of /v1/book's raw price and size", async () => {
+    const book = (await server.json(`/v1/book?tokenMint=${WSOL}&paymentMint=${USDC}`)).body as { asks: { price: string; size: string }[]; bids: { price: string; size: string }[] };
+    const whole = (l: { price: string; size: string }) => [shiftDecimal(l.price, 9 - 6), shiftDecimal(l.size, -9)];
+    const { body } = await server.json(`/v1/coingecko/orderbook?ticker_id=${TICKER}`);
+    expect({ asks: body.asks, bids: body.bids }).toEqual({ asks: book.asks.map(whole), bids: book.bids.map(whole) });
   });
 
   it("refuses a malformed ticker_id, and one whose mints' decimals are unknown, with a 400 naming it", async () => {

@@ -167,9 +167,9 @@ export async function listCoinGeckoTrades(db: Database, q: TradeQuery, d: PairDe
   const conditions = fillFilterConditions(sql, { tokenMint: q.tokenMint, paymentMint: q.paymentMint, fromTime: q.startTime, toTime: q.endTime });
   if (q.type) conditions.push(sql`side = ${OFFER_SIDE_OF[q.type]}`);
   const price = shiftedDecimal("(select fill_price(o.price_per_token, o.price_scale) from offers o where o.pda = f.offer_pda)", sqlInteger(d.token - d.payment));
-  const trades = (side: "sell" | "buy") => `coalesce(string_agg(t.trade, ',' order by t.n) filter (where t.side = '${side}'), '')`;
+  const trades = (type: TradeType) => `coalesce(string_agg(t.trade, ',' order by t.n) filter (where t.side = '${OFFER_SIDE_OF[type]}'), '')`;
   const [row] = await sql<{ body: string }[]>`
-    select '{"buy":[' || ${sql.unsafe(trades("sell"))} || '],"sell":[' || ${sql.unsafe(trades("buy"))} || ']}' as body
+    select '{"buy":[' || ${sql.unsafe(trades("buy"))} || '],"sell":[' || ${sql.unsafe(trades("sell"))} || ']}' as body
     from (
       select f.side, row_number() over (order by ${sql.unsafe(FILL_FEED_ORDER)}) as n, row_to_json(j)::text as trade
       from (select * from fills where ${and(sql, conditions)} order by ${sql.unsafe(FILL_FEED_ORDER)} limit ${q.limit}) f,
@@ -178,7 +178,7 @@ export async function listCoinGeckoTrades(db: Database, q: TradeQuery, d: PairDe
         ${sql.unsafe(shiftedDecimal("f.fill_amount", sqlInteger(-d.token)))} as base_volume,
         ${sql.unsafe(shiftedDecimal("f.payment_amount", sqlInteger(-d.payment)))} as target_volume,
         (extract(epoch from f.block_time) * 1000)::bigint as trade_timestamp,
-        case when f.side = 'sell' then 'buy' else 'sell' end as type) j
+        ${sql.unsafe(`case when f.side = '${OFFER_SIDE_OF.buy}' then 'buy' else 'sell' end`)} as type) j
     ) t`;
   return row!.body;
 }

@@ -17,7 +17,7 @@ const hold = path.resolve("scripts/hold-stop-signals.mjs");
  */
 const program = (signal: string, importHold: boolean) => `
 ${importHold ? `import ${JSON.stringify(hold)};` : ""}
-const keepAlive = setInterval(() => {}, 60_000); // a signal's watcher alone does not
+const keepAlive = setInterval(() => {}, 60_000); // a signal's watcher alone does not keep Node running
 const dispatched = new Promise((resolve) => process.once("SIGUSR2", resolve));
 process.kill(process.pid, "${signal}");
 process.kill(process.pid, "SIGUSR2");

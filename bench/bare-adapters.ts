@@ -1,4 +1,4 @@
-import { listCoinGeckoPairs, listCoinGeckoTickers, listCoinGeckoTrades, parseTickerId, readCoinGeckoOrderbook, type TradeType } from "../lib/adapters/coingecko";
+import { coinGeckoTickers, listCoinGeckoPairs, listCoinGeckoTrades, parseTickerId, readCoinGeckoOrderbook, type TradeType } from "../lib/adapters/coingecko";
 import { findDexBlock, latestDexBlock, listDexEvents, mintIsTraded, parseDexPairId, readDexPair } from "../lib/adapters/dextools";
 import type { DecimalsOf, PairDecimals } from "../lib/adapters/pair-units";
 import type { Database } from "../lib/db/client";
@@ -12,6 +12,7 @@ import { PAYMENT_MINTS } from "./api-data";
 
 const decimalsOf: DecimalsOf = async (mints) => new Map(mints.map((m) => [m, PAYMENT_MINTS.includes(m) ? 6 : 9]));
 const PAIR_DECIMALS: PairDecimals = { token: 9, payment: 6 };
+const tickers = coinGeckoTickers(decimalsOf);
 
 const json = (value: unknown) => JSON.stringify(value);
 const seconds = (q: URLSearchParams, k: string) => (q.has(k) ? Number(q.get(k)) : undefined);
@@ -20,7 +21,7 @@ const seconds = (q: URLSearchParams, k: string) => (q.has(k) ? Number(q.get(k)) 
 export async function answerAdapter(db: Database, kind: string, name: string, q: URLSearchParams): Promise<string | undefined> {
   if (kind === "coingecko") {
     if (name === "pairs") return json(await listCoinGeckoPairs(db, decimalsOf));
-    if (name === "tickers") return json(await listCoinGeckoTickers(db, decimalsOf));
+    if (name === "tickers") return tickers(db);
     const pair = parseTickerId(q.get("ticker_id") ?? "");
     if (!pair) return undefined;
     if (name === "orderbook") {

@@ -1,4 +1,4 @@
-import { listCoinGeckoPairs, listCoinGeckoTickers, listCoinGeckoTrades, readCoinGeckoOrderbook } from "../../lib/adapters/coingecko";
+import { coinGeckoTickers, listCoinGeckoPairs, listCoinGeckoTrades, readCoinGeckoOrderbook } from "../../lib/adapters/coingecko";
 import { findDexBlock, latestDexBlock, listDexEvents, mintIsTraded, readDexPair } from "../../lib/adapters/dextools";
 import { dexToolsErrorShape } from "../http/adapter-errors";
 import {
@@ -28,9 +28,11 @@ import { database, tokenService } from "../services";
 
 const dexTools = { errorShape: dexToolsErrorShape } as const;
 
+const tickers = coinGeckoTickers(mintDecimals);
+
 export const ADAPTER_ROUTES: readonly Endpoint[] = [
   endpoint({ path: "/v1/coingecko/pairs", cache: CACHE.markets, answer: async () => ({ value: await listCoinGeckoPairs(database(), mintDecimals) }) }),
-  endpoint({ path: "/v1/coingecko/tickers", cache: CACHE.markets, answer: async () => ({ value: await listCoinGeckoTickers(database(), mintDecimals) }) }),
+  endpoint({ path: "/v1/coingecko/tickers", cache: CACHE.markets, answer: async () => ({ text: await tickers(database()) }) }),
   endpoint({
     path: "/v1/coingecko/orderbook",
     query: coinGeckoOrderbookQuery,

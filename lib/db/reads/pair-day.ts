@@ -72,29 +72,39 @@ const PAIRS = `${skipScan("traded_pairs", "candles", "true")},
   )`;
 
 /**
- * Every pair with an open offer or a fill in the last day (see DAY_WINDOW),
- * busiest first: best prices, the open book's value in raw payment units
- * (where the payment mint is one of $1, else null), the day's volumes, high
- * and low, and the price of the pair's last fill ever (by slot, signature,
- * position; the offer's price).
+ * Every pair with an open offer or a fill in the last day (see DAY_WINDOW)
+ * as the CTE `days`, its figures numeric, for a statement to select from
+ * (`${PAIR_DAYS} select … from days d`): best prices, the open book's value
+ * in raw payment units (where the payment mint is one of $1, else null), the
+ * day's volumes, high and low, and the price of the pair's last fill ever (by
+ * slot, signature, position; the offer's price). pairDayOrder orders them.
  */
-export const PAIR_DAY_STATEMENT = `with recursive ${PAIRS},
+export const PAIR_DAYS = `with recursive ${PAIRS},
   depth as (
     select s.token_mint, s.payment_mint, sum(s.value) as depth from open_sides s
     where s.payment_mint = any($1::text[]) group by s.token_mint, s.payment_mint
-  )
-  select p.token_mint, p.payment_mint, p.ask::text, p.bid::text,
-    case when p.payment_mint = any($1::text[]) then coalesce(v.depth, 0)::text end as depth,
-    p.base::text, p.target::text, p.high::text, p.low::text,
-    (select fill_price(o.price_per_token, o.price_scale) from fills f join offers o on o.pda = f.offer_pda
-      where f.token_mint = p.token_mint and f.payment_mint = p.payment_mint
-      order by f.slot desc nulls last, f.signature desc nulls last, f.ix_index desc nulls last limit 1)::text as last
-  from pairs p left join depth v on v.token_mint = p.token_mint and v.payment_mint = p.payment_mint
-  order by p.target desc, p.token_mint, p.payment_mint`;
+  ),
+  days as (
+    select p.token_mint, p.payment_mint, p.ask, p.bid,
+      case when p.payment_mint = any($1::text[]) then coalesce(v.depth, 0) end as depth,
+      p.base, p.target, p.high, p.low,
+      (select fill_price(o.price_per_token, o.price_scale) from fills f join offers o on o.pda = f.offer_pda
+        where f.token_mint = p.token_mint and f.payment_mint = p.payment_mint
+        order by f.slot desc nulls last, f.signature desc nulls last, f.ix_index desc nulls last limit 1) as last
+    from pairs p left join depth v on v.token_mint = p.token_mint and v.payment_mint = p.payment_mint
+  )`;
+
+/** The pairs' order, busiest first (by raw payment volume), over the columns of `alias` (a row of `pairs` or `days`). */
+export const pairDayOrder = (alias: string) => `${alias}.target desc, ${alias}.token_mint, ${alias}.payment_mint`;
+
+/** PAIR_DAYS' rows, busiest first, their figures as text (PairDayRow). */
+export const PAIR_DAY_STATEMENT = `${PAIR_DAYS}
+  select d.token_mint, d.payment_mint, d.ask::text, d.bid::text, d.depth::text, d.base::text, d.target::text, d.high::text, d.low::text, d.last::text
+  from days d order by ${pairDayOrder("d")}`;
 
 /** The same pairs, in the same order, without their figures. */
 export const ACTIVE_PAIRS_STATEMENT = `with recursive ${PAIRS}
-  select p.token_mint, p.payment_mint from pairs p order by p.target desc, p.token_mint, p.payment_mint`;
+  select p.token_mint, p.payment_mint from pairs p order by ${pairDayOrder("p")}`;
 
 export interface PairDayRow {
   token_mint: string;
@@ -108,11 +118,6 @@ export interface PairDayRow {
   high: string | null;
   low: string | null;
   last: string | null;
-}
-
-/** PAIR_DAY_STATEMENT's rows; the open book's value for the pairs paid in `depthMints`. */
-export async function readPairDays(db: Database, depthMints: readonly string[]): Promise<PairDayRow[]> {
-  return (await db.$client.unsafe(PAIR_DAY_STATEMENT, [depthMints as string[]])) as unknown as PairDayRow[];
 }
 
 /** ACTIVE_PAIRS_STATEMENT's rows. */

@@ -1,7 +1,9 @@
 import type postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { coinGeckoTickers } from "../../../lib/adapters/coingecko";
+import type { Database } from "../../../lib/db/client";
 import { ACTIVE_PAIRS_STATEMENT, PAIR_DAY_STATEMENT, type PairDayRow } from "../../../lib/db/reads/pair-day";
-import { formatDecimal, parseDecimal } from "../../../lib/program/decimal";
+import { formatDecimal, parseDecimal, shiftDecimal } from "../../../lib/program/decimal";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
 import { USDC, USDT, WSOL } from "../../helpers/fixtures";
 
@@ -176,6 +178,58 @@ describe("the CoinGecko tickers' read", () => {
       const baseOf = (rows: typeof current) => BigInt(pair(rows).base!);
       // The fill at the minute's start is in the day; the one a microsecond before is in neither.
       expect(baseOf(current) - baseOf(reference)).toBe(1000000n);
+    });
+  });
+});
+
+describe("the CoinGecko tickers' body", () => {
+  // Decimals of every mint but day-token-4's, from 0 to 12: its pairs cannot be stated in whole tokens.
+  const DECIMALS = new Map([[USDC, 6], [USDT, 6], [WSOL, 9], ["day-token-0", 0], ["day-token-1", 5], ["day-token-2", 9], ["day-token-3", 12]]);
+
+  /** The body as JavaScript writes it from the pairs' raw rows (the adapter's first form): lib/program/decimal.ts's exact shifts. */
+  function javaScriptTickers(rows: PairDayRow[]): string {
+    const tickers = rows.flatMap((r) => {
+      const token = DECIMALS.get(r.token_mint);
+      const payment = DECIMALS.get(r.payment_mint);
+      if (token === undefined || payment === undefined) return [];
+      const price = (raw: string | null) => (raw === null ? null : shiftDecimal(raw, token - payment));
+      const id = `${r.token_mint}_${r.payment_mint}`;
+      return [{
+        ticker_id: id,
+        base_currency: r.token_mint,
+        target_currency: r.payment_mint,
+        pool_id: id,
+        last_price: price(r.last),
+        base_volume: shiftDecimal(r.base, -token),
+        target_volume: shiftDecimal(r.target, -payment),
+        bid: price(r.bid),
+        ask: price(r.ask),
+        high: price(r.high),
+        low: price(r.low),
+        ...(USD.includes(r.payment_mint) ? { liquidity_in_usd: shiftDecimal(r.depth ?? "0", -payment) } : {}),
+      }];
+    });
+    return JSON.stringify(tickers);
+  }
+
+  it("is JavaScript's exact shift of the pairs' rows, byte for byte, without the pairs whose decimals are unknown", async () => {
+    await inRolledBack(async (tx) => {
+      await seed(tx);
+      const asked: string[][] = [];
+      const tickers = coinGeckoTickers(async (mints) => {
+        asked.push([...mints].sort());
+        return new Map(mints.flatMap((m) => (DECIMALS.has(m) ? [[m, DECIMALS.get(m)!] as const] : [])));
+      });
+      const db = { $client: tx } as unknown as Database; // the reader speaks SQL through the client alone
+      const rows = (await tx.unsafe(PAIR_DAY_STATEMENT, [USD])) as unknown as PairDayRow[];
+      const body = await tickers(db);
+      expect(body).toBe(javaScriptTickers(rows));
+      expect(JSON.parse(body).length).toBe(rows.filter((r) => r.token_mint !== "day-token-4").length);
+      expect(body).toContain('"liquidity_in_usd"');
+      // The first answer asks for every mint; the next only for the one still unknown.
+      expect(asked[0]).toEqual([...DECIMALS.keys(), "day-token-4"].sort());
+      expect(await tickers(db)).toBe(body);
+      expect(asked.slice(1)).toEqual([["day-token-4"]]);
     });
   });
 });

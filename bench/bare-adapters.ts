@@ -1,4 +1,5 @@
-import { coinGeckoTickers, listCoinGeckoPairs, listCoinGeckoTrades, parseTickerId, readCoinGeckoOrderbook, type TradeType } from "../lib/adapters/coingecko";
+import { listCoinGeckoTrades, parseTickerId, readCoinGeckoOrderbook, type TradeType } from "../lib/adapters/coingecko";
+import { coinGeckoMarkets } from "../lib/adapters/coingecko-markets";
 import { findDexBlock, latestDexBlock, listDexEvents, mintIsTraded, parseDexPairId, readDexPair } from "../lib/adapters/dextools";
 import type { DecimalsOf, PairDecimals } from "../lib/adapters/pair-units";
 import type { Database } from "../lib/db/client";
@@ -12,7 +13,7 @@ import { PAYMENT_MINTS } from "./api-data";
 
 const decimalsOf: DecimalsOf = async (mints) => new Map(mints.map((m) => [m, PAYMENT_MINTS.includes(m) ? 6 : 9]));
 const PAIR_DECIMALS: PairDecimals = { token: 9, payment: 6 };
-const tickers = coinGeckoTickers(decimalsOf);
+const markets = coinGeckoMarkets(decimalsOf);
 
 const json = (value: unknown) => JSON.stringify(value);
 const seconds = (q: URLSearchParams, k: string) => (q.has(k) ? Number(q.get(k)) : undefined);
@@ -20,8 +21,8 @@ const seconds = (q: URLSearchParams, k: string) => (q.has(k) ? Number(q.get(k)) 
 /** The body of /v1/coingecko/* or /v1/dextools/*, undefined for a 404 (as the web answers an unknown pair). */
 export async function answerAdapter(db: Database, kind: string, name: string, q: URLSearchParams): Promise<string | undefined> {
   if (kind === "coingecko") {
-    if (name === "pairs") return json(await listCoinGeckoPairs(db, decimalsOf));
-    if (name === "tickers") return tickers(db);
+    if (name === "pairs") return markets.pairs(db);
+    if (name === "tickers") return markets.tickers(db);
     const pair = parseTickerId(q.get("ticker_id") ?? "");
     if (!pair) return undefined;
     if (name === "orderbook") {

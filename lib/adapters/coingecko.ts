@@ -1,11 +1,9 @@
 import type { Database } from "../db/client";
 import { readBookInWholeUnits } from "../db/reads/book";
 import { FILL_FEED_ORDER, fillFilterConditions } from "../db/reads/fills";
-import { PAIR_DAYS, pairDayOrder, readActivePairs } from "../db/reads/pair-day";
 import { shiftedDecimal } from "../db/reads/fields";
 import { and } from "../db/reads/page";
-import { PAYMENT_MINTS } from "../program/constants";
-import { pairDecimals, type DecimalsOf, type Pair, type PairDecimals } from "./pair-units";
+import type { Pair, PairDecimals } from "./pair-units";
 
 // The CoinGecko exchange API standard for order-book venues (its "Spot
 // Exchanges" section: /pairs, /tickers, /orderbook, /historical_trades) over
@@ -26,6 +24,7 @@ export function parseTickerId(id: string): Pair | null {
   return { tokenMint: parts[0], paymentMint: parts[1] };
 }
 
+/** One pair of /v1/coingecko/pairs' body, as PostgreSQL writes it (./coingecko-markets.ts). */
 export interface CoinGeckoPair {
   ticker_id: string;
   base: string;
@@ -33,7 +32,7 @@ export interface CoinGeckoPair {
   pool_id: string;
 }
 
-/** One ticker of /v1/coingecko/tickers' body, as PostgreSQL writes it (coinGeckoTickers). */
+/** One ticker of /v1/coingecko/tickers' body, as PostgreSQL writes it (./coingecko-markets.ts). */
 export interface CoinGeckoTicker {
   ticker_id: string;
   base_currency: string;
@@ -48,86 +47,6 @@ export interface CoinGeckoTicker {
   low: string | null;
   /** Only where the target is a USD stablecoin (USDC, USDT): the open book's value in it. */
   liquidity_in_usd?: string;
-}
-
-const USD_STABLE_MINTS = PAYMENT_MINTS.filter((m) => ["USDC", "USDT"].includes(m.symbol)).map((m) => m.address);
-
-/** The rows whose two mints' decimals are known, each with them; the others left out (a pair without them cannot be stated in whole tokens). */
-async function withPairDecimals<R extends { token_mint: string; payment_mint: string }>(rows: R[], decimalsOf: DecimalsOf): Promise<[R, PairDecimals][]> {
-  const decimals = await decimalsOf([...new Set(rows.flatMap((r) => [r.token_mint, r.payment_mint]))]);
-  return rows.flatMap((row) => {
-    const d = pairDecimals(decimals, { tokenMint: row.token_mint, paymentMint: row.payment_mint });
-    return d ? [[row, d] as [R, PairDecimals]] : [];
-  });
-}
-
-/** A raw price of the row `d` (raw payment units per raw token unit) in whole tokens, as SQL. */
-const wholePrice = (column: string) => shiftedDecimal(`d.${column}`, "d.token_decimals - d.payment_decimals");
-
-/**
- * The tickers (CoinGeckoTicker[]) as JSON text PostgreSQL writes, over the
- * decimals passed as $2 (mints) and $3 (their decimals); a pair whose mints
- * are not all among them is left out, and named in `unknown`.
- */
-const TICKERS_STATEMENT = `${PAIR_DAYS},
-  known(mint, decimals) as (select * from unnest($2::text[], $3::int[])),
-  placed as materialized (
-    select d.*, kt.decimals as token_decimals, kp.decimals as payment_decimals from days d
-      left join known kt on kt.mint = d.token_mint left join known kp on kp.mint = d.payment_mint
-  ),
-  tickers as (
-    select d.target, d.token_mint, d.payment_mint, d.depth,
-      (select row_to_json(t)::text from (select d.token_mint || '${TICKER_SEPARATOR}' || d.payment_mint as ticker_id,
-        d.token_mint as base_currency, d.payment_mint as target_currency, d.token_mint || '${TICKER_SEPARATOR}' || d.payment_mint as pool_id,
-        ${wholePrice("last")} as last_price,
-        ${shiftedDecimal("d.base", "-d.token_decimals")} as base_volume,
-        ${shiftedDecimal("d.target", "-d.payment_decimals")} as target_volume,
-        ${wholePrice("bid")} as bid, ${wholePrice("ask")} as ask, ${wholePrice("high")} as high, ${wholePrice("low")} as low) t) as ticker,
-      ${shiftedDecimal("d.depth", "-d.payment_decimals")} as liquidity
-    from placed d where d.token_decimals is not null and d.payment_decimals is not null
-  )
-  select '[' || coalesce(string_agg(case when d.depth is null then d.ticker
-      else left(d.ticker, -1) || ',"liquidity_in_usd":' || to_json(d.liquidity)::text || '}' end, ',' order by ${pairDayOrder("d")}), '') || ']' as body,
-    array(select distinct x.mint from placed u, lateral (values (u.token_mint, u.token_decimals), (u.payment_mint, u.payment_decimals)) x(mint, decimals)
-      where x.decimals is null) as unknown
-  from tickers d`;
-
-/** Above this many, the mints' decimals a tickers reader holds are forgotten (the active pairs' mints, read again on the next answer). */
-const TICKER_DECIMALS_MAX = 10_000;
-
-/**
- * GET /v1/coingecko/tickers: the last day of every active pair whose two
- * mints' decimals are known (a pair without them cannot be stated in whole
- * tokens, so it is left out, here and in /pairs alike), busiest first, as
- * JSON text PostgreSQL writes (the shifts to whole tokens exact in numeric:
- * lib/db/reads/fields.ts shiftedDecimal). The reader holds the decimals of
- * the mints the answers named, so a steady answer is one statement; a new
- * pair's mints cost a look-up and the statement once more.
- */
-export function coinGeckoTickers(decimalsOf: DecimalsOf): (db: Database) => Promise<string> {
-  let known = new Map<string, number>();
-  const read = async (db: Database) => {
-    const [row] = await db.$client.unsafe<{ body: string; unknown: string[] }[]>(TICKERS_STATEMENT, [USD_STABLE_MINTS, [...known.keys()], [...known.values()]]);
-    return row!;
-  };
-  return async (db) => {
-    const first = await read(db);
-    if (first.unknown.length === 0) return first.body;
-    const found = await decimalsOf(first.unknown);
-    if (found.size === 0) return first.body;
-    if (known.size + found.size > TICKER_DECIMALS_MAX) known = new Map();
-    for (const [mint, d] of found) known.set(mint, d);
-    return (await read(db)).body;
-  };
-}
-
-/** GET /v1/coingecko/pairs: the tickers' pairs, in their order, without their figures. */
-export async function listCoinGeckoPairs(db: Database, decimalsOf: DecimalsOf): Promise<CoinGeckoPair[]> {
-  const rows = await withPairDecimals(await readActivePairs(db), decimalsOf);
-  return rows.map(([row]) => {
-    const id = tickerId({ tokenMint: row.token_mint, paymentMint: row.payment_mint });
-    return { ticker_id: id, base: row.token_mint, target: row.payment_mint, pool_id: id };
-  });
 }
 
 export interface CoinGeckoOrderbook {

@@ -1,4 +1,5 @@
-import { coinGeckoTickers, listCoinGeckoPairs, listCoinGeckoTrades, readCoinGeckoOrderbook } from "../../lib/adapters/coingecko";
+import { listCoinGeckoTrades, readCoinGeckoOrderbook } from "../../lib/adapters/coingecko";
+import { coinGeckoMarkets } from "../../lib/adapters/coingecko-markets";
 import { findDexBlock, latestDexBlock, listDexEvents, mintIsTraded, readDexPair } from "../../lib/adapters/dextools";
 import { dexToolsErrorShape } from "../http/adapter-errors";
 import {
@@ -28,11 +29,11 @@ import { database, tokenService } from "../services";
 
 const dexTools = { errorShape: dexToolsErrorShape } as const;
 
-const tickers = coinGeckoTickers(mintDecimals);
+const markets = coinGeckoMarkets(mintDecimals);
 
 export const ADAPTER_ROUTES: readonly Endpoint[] = [
-  endpoint({ path: "/v1/coingecko/pairs", cache: CACHE.markets, answer: async () => ({ value: await listCoinGeckoPairs(database(), mintDecimals) }) }),
-  endpoint({ path: "/v1/coingecko/tickers", cache: CACHE.markets, answer: async () => ({ text: await tickers(database()) }) }),
+  endpoint({ path: "/v1/coingecko/pairs", cache: CACHE.markets, answer: async () => ({ text: await markets.pairs(database()) }) }),
+  endpoint({ path: "/v1/coingecko/tickers", cache: CACHE.markets, answer: async () => ({ text: await markets.tickers(database()) }) }),
   endpoint({
     path: "/v1/coingecko/orderbook",
     query: coinGeckoOrderbookQuery,

@@ -1,9 +1,8 @@
-import type { Database } from "../client";
 import { OPEN_BOOK_SIDES } from "./open-book";
 import { openOffer } from "./open-offer";
 
 // Every pair's open book and last day for the aggregator adapters
-// (lib/adapters/coingecko.ts: /v1/coingecko/tickers and /pairs), read from
+// (lib/adapters/coingecko-markets.ts: /v1/coingecko/tickers and /pairs), read from
 // indexes and the candles the writers keep, never by aggregating offers or
 // fills: the pairs are those of the open books' sums (open_book, a row per
 // pair and side) and a skip scan of the candles' key for the traded ones;
@@ -97,30 +96,5 @@ export const PAIR_DAYS = `with recursive ${PAIRS},
 /** The pairs' order, busiest first (by raw payment volume), over the columns of `alias` (a row of `pairs` or `days`). */
 export const pairDayOrder = (alias: string) => `${alias}.target desc, ${alias}.token_mint, ${alias}.payment_mint`;
 
-/** PAIR_DAYS' rows, busiest first, their figures as text (PairDayRow). */
-export const PAIR_DAY_STATEMENT = `${PAIR_DAYS}
-  select d.token_mint, d.payment_mint, d.ask::text, d.bid::text, d.depth::text, d.base::text, d.target::text, d.high::text, d.low::text, d.last::text
-  from days d order by ${pairDayOrder("d")}`;
-
-/** The same pairs, in the same order, without their figures. */
-export const ACTIVE_PAIRS_STATEMENT = `with recursive ${PAIRS}
-  select p.token_mint, p.payment_mint from pairs p order by ${pairDayOrder("p")}`;
-
-export interface PairDayRow {
-  token_mint: string;
-  payment_mint: string;
-  ask: string | null;
-  bid: string | null;
-  /** Only for the pairs whose payment mint was asked for. */
-  depth: string | null;
-  base: string;
-  target: string;
-  high: string | null;
-  low: string | null;
-  last: string | null;
-}
-
-/** ACTIVE_PAIRS_STATEMENT's rows. */
-export async function readActivePairs(db: Database): Promise<{ token_mint: string; payment_mint: string }[]> {
-  return (await db.$client.unsafe(ACTIVE_PAIRS_STATEMENT)) as unknown as { token_mint: string; payment_mint: string }[];
-}
+/** The same pairs as the CTE `pairs` (token_mint, payment_mint and their order's columns), for a statement that needs no figures. */
+export const ACTIVE_PAIRS = `with recursive ${PAIRS}`;

@@ -1,8 +1,9 @@
 import type postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { coinGeckoTickers } from "../../../lib/adapters/coingecko";
+import { coinGeckoMarkets, PAIRS_STATEMENT, TICKERS_STATEMENT } from "../../../lib/adapters/coingecko-markets";
+import type { DecimalsOf } from "../../../lib/adapters/pair-units";
 import type { Database } from "../../../lib/db/client";
-import { ACTIVE_PAIRS_STATEMENT, PAIR_DAY_STATEMENT, type PairDayRow } from "../../../lib/db/reads/pair-day";
+import { PAIR_DAYS, pairDayOrder } from "../../../lib/db/reads/pair-day";
 import { formatDecimal, parseDecimal, shiftDecimal } from "../../../lib/program/decimal";
 import { createTestDatabase, type TestDatabase } from "../../helpers/database";
 import { USDC, USDT, WSOL } from "../../helpers/fixtures";
@@ -45,6 +46,25 @@ const referenceStatement = (floor: string | null) => `
         where f.token_mint = p.token_mint and f.payment_mint = p.payment_mint
         order by f.slot desc, f.signature desc, f.ix_index desc limit 1)::text as last
     from pairs p order by p.target desc, p.token_mint, p.payment_mint`;
+
+/** PAIR_DAYS' rows, busiest first, their figures as text. */
+const PAIR_DAY_STATEMENT = `${PAIR_DAYS}
+  select d.token_mint, d.payment_mint, d.ask::text, d.bid::text, d.depth::text, d.base::text, d.target::text, d.high::text, d.low::text, d.last::text
+  from days d order by ${pairDayOrder("d")}`;
+
+interface PairDayRow {
+  token_mint: string;
+  payment_mint: string;
+  ask: string | null;
+  bid: string | null;
+  /** Only for the pairs whose payment mint was asked for. */
+  depth: string | null;
+  base: string;
+  target: string;
+  high: string | null;
+  low: string | null;
+  last: string | null;
+}
 
 const USD = [USDC, USDT];
 const MINTS = [USDC, USDT, WSOL];
@@ -109,13 +129,16 @@ const comparable = (r: PairDayRow) => ({
   last: normal(r.last),
 });
 
-/** Both definitions' rows, in `tx` (one now()). */
+/** The adapters' reads over `tx` (they speak SQL through the client alone). */
+const inTransaction = (tx: postgres.TransactionSql) => ({ $client: tx }) as unknown as Database;
+
+/** Both definitions' rows, in `tx` (one now()), and /v1/coingecko/pairs' pairs with every mint's decimals known. */
 async function bothAnswers(tx: postgres.TransactionSql) {
   const [bound] = await tx.unsafe(REFERENCE_FLOOR);
   const reference = (await tx.unsafe(referenceStatement((bound?.floor as string | undefined) ?? null))) as unknown as PairDayRow[];
   const current = (await tx.unsafe(PAIR_DAY_STATEMENT, [USD])) as unknown as PairDayRow[];
-  const pairs = (await tx.unsafe(ACTIVE_PAIRS_STATEMENT)) as unknown as { token_mint: string; payment_mint: string }[];
-  return { reference: reference.map(comparable), current: current.map(comparable), pairs: pairs.map((p) => `${p.token_mint}/${p.payment_mint}`) };
+  const pairs = JSON.parse(await coinGeckoMarkets(async (mints) => new Map(mints.map((m) => [m, 0]))).pairs(inTransaction(tx))) as { base: string; target: string }[];
+  return { reference: reference.map(comparable), current: current.map(comparable), pairs: pairs.map((p) => `${p.base}/${p.target}`) };
 }
 
 /** Runs `f` in a transaction that is rolled back, so each case starts from the empty database. */
@@ -182,7 +205,7 @@ describe("the CoinGecko tickers' read", () => {
   });
 });
 
-describe("the CoinGecko tickers' body", () => {
+describe("the CoinGecko tickers' and pairs' bodies", () => {
   // Decimals of every mint but day-token-4's, from 0 to 12: its pairs cannot be stated in whole tokens.
   const DECIMALS = new Map([[USDC, 6], [USDT, 6], [WSOL, 9], ["day-token-0", 0], ["day-token-1", 5], ["day-token-2", 9], ["day-token-3", 12]]);
 
@@ -212,24 +235,31 @@ describe("the CoinGecko tickers' body", () => {
     return JSON.stringify(tickers);
   }
 
-  it("is JavaScript's exact shift of the pairs' rows, byte for byte, without the pairs whose decimals are unknown", async () => {
+  it("are JavaScript's exact shift of the pairs' rows, byte for byte, without the pairs whose decimals are unknown", async () => {
     await inRolledBack(async (tx) => {
       await seed(tx);
       const asked: string[][] = [];
-      const tickers = coinGeckoTickers(async (mints) => {
+      const decimalsOf: DecimalsOf = async (mints) => {
         asked.push([...mints].sort());
         return new Map(mints.flatMap((m) => (DECIMALS.has(m) ? [[m, DECIMALS.get(m)!] as const] : [])));
-      });
-      const db = { $client: tx } as unknown as Database; // the reader speaks SQL through the client alone
+      };
+      const markets = coinGeckoMarkets(decimalsOf);
       const rows = (await tx.unsafe(PAIR_DAY_STATEMENT, [USD])) as unknown as PairDayRow[];
-      const body = await tickers(db);
-      expect(body).toBe(javaScriptTickers(rows));
-      expect(JSON.parse(body).length).toBe(rows.filter((r) => r.token_mint !== "day-token-4").length);
-      expect(body).toContain('"liquidity_in_usd"');
-      // The first answer asks for every mint; the next only for the one still unknown.
+      const tickers = await markets.tickers(inTransaction(tx));
+      expect(tickers).toBe(javaScriptTickers(rows));
+      expect(JSON.parse(tickers).length).toBe(rows.filter((r) => r.token_mint !== "day-token-4").length);
+      expect(tickers).toContain('"liquidity_in_usd"');
+      const pairs = JSON.parse(tickers).map((t: { ticker_id: string; base_currency: string; target_currency: string }) => ({
+        ticker_id: t.ticker_id,
+        base: t.base_currency,
+        target: t.target_currency,
+        pool_id: t.ticker_id,
+      }));
+      expect(await markets.pairs(inTransaction(tx))).toBe(JSON.stringify(pairs));
+      // The first answer asks for every mint; the next ones, either kind, only for the one still unknown.
       expect(asked[0]).toEqual([...DECIMALS.keys(), "day-token-4"].sort());
-      expect(await tickers(db)).toBe(body);
-      expect(asked.slice(1)).toEqual([["day-token-4"]]);
+      expect(await markets.tickers(inTransaction(tx))).toBe(tickers);
+      expect(asked.slice(1)).toEqual([["day-token-4"], ["day-token-4"]]);
     });
   });
 });
@@ -246,13 +276,13 @@ describe("the CoinGecko tickers' plan", () => {
       from offers o where o.pda like 'day-bulk-%' and o.state = 'filled'`;
     await sql`analyze`;
     for (const [statement, params] of [
-      [PAIR_DAY_STATEMENT, [USD]],
-      [ACTIVE_PAIRS_STATEMENT, []],
+      [TICKERS_STATEMENT, [USD, [], []]],
+      [PAIRS_STATEMENT, [[], []]],
     ] as const) {
       const plan = (await sql.unsafe(`explain ${statement}`, params as unknown as string[][])).map((r) => r["QUERY PLAN"]).join("\n");
       expect(plan).not.toMatch(/Seq Scan on (offers|fills|candles)/);
       expect(plan).toMatch(/on open_book b/);
-      if (statement === PAIR_DAY_STATEMENT) expect(plan).toMatch(/Index Scan( Backward)? using offers_open_book_idx on offers/);
+      if (statement === TICKERS_STATEMENT) expect(plan).toMatch(/Index Scan( Backward)? using offers_open_book_idx on offers/);
       expect(plan).toMatch(/candles_token_mint_payment_mint_resolution_bucket_pk/);
     }
   });

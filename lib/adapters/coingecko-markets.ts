@@ -51,12 +51,12 @@ const TICKER = `(select row_to_json(t)::text from (select ${TICKER_ID} as ticker
     ${shiftedDecimal("d.base", "-d.token_decimals")} as base_volume, ${shiftedDecimal("d.target", "-d.payment_decimals")} as target_volume,
     ${wholePrice("bid")} as bid, ${wholePrice("ask")} as ask, ${wholePrice("high")} as high, ${wholePrice("low")} as low) t)`;
 
-/** The tickers (CoinGeckoTicker[]); liquidity_in_usd where the payment mint is one of $1 (`depth` is null elsewhere). */
+/** The tickers (CoinGeckoTicker[]); liquidity_in_usd, put before the closing brace, where the payment mint is one of $1 (`depth` is null elsewhere). */
 export const TICKERS_STATEMENT = overHeldDecimals(
   PAIR_DAYS,
   "days",
-  `case when d.depth is null then ${TICKER}
-    else left(${TICKER}, -1) || ',"liquidity_in_usd":' || to_json(${shiftedDecimal("d.depth", "-d.payment_decimals")})::text || '}' end`,
+  `left(${TICKER}, -1) || case when d.depth is null then ''
+    else ',"liquidity_in_usd":' || to_json(${shiftedDecimal("d.depth", "-d.payment_decimals")})::text end || '}'`,
   2,
 );
 

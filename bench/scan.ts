@@ -20,6 +20,8 @@ import { WORKER_NODE_FLAGS } from "../scripts/worker-command";
 // BENCH_DATABASE_URL (else an embedded PostgreSQL). BENCH_CPU_PROFILE=<dir>
 // writes CPU profiles of the worker and of the cluster's serving (the bench
 // process during the backfill), for chrome://inspect or speedscope.
+// BENCH_PG_SETTINGS="shared_buffers=1GB max_wal_size=8GB" starts the
+// embedded PostgreSQL with those settings.
 // BENCH_PG_STATEMENTS=1 loads pg_stat_statements into the embedded
 // PostgreSQL (a BENCH_DATABASE_URL server must preload it) and prints the
 // statements that took its time, and those that paid JIT compilation.
@@ -28,12 +30,16 @@ const SIZES = (process.env.BENCH_SIZES ?? process.env.BENCH_TRANSACTIONS ?? "100
 const LIVE_SECONDS = Number(process.env.BENCH_LIVE_SECONDS ?? 30);
 const PROFILE_DIR = process.env.BENCH_CPU_PROFILE ? path.resolve(process.env.BENCH_CPU_PROFILE) : null;
 const PG_STATEMENTS = process.env.BENCH_PG_STATEMENTS === "1";
+const PG_SETTINGS = (process.env.BENCH_PG_SETTINGS ?? "").split(" ").filter(Boolean);
 /**
  * BENCH_WORKER_VARIANTS="a=,b=--heap-growing-percent=25 --max-semi-space-size=32"
  * backfills each size's one ledger once per variant (Node flags for the
  * worker, space-separated, and NAME=value words for its environment, as in
  * "b500=SCAN_BATCH_SIZE=500,b2000=SCAN_BATCH_SIZE=2000") into a fresh database, BENCH_WORKER_ROUNDS times
- * (1) in turn: side-by-side figures without building the ledger again.
+ * (1) in turn: side-by-side figures without building the ledger again. The
+ * word BENCH_SQL=<file> is the bench's, not the worker's: that file runs on
+ * the fresh database after the migrations (a schema variant, as
+ * bench:write-path's `+file.sql`).
  */
 const WORKER_VARIANTS = (process.env.BENCH_WORKER_VARIANTS ?? "=").split(",").map((spec) => {
   const at = spec.indexOf("=");
@@ -105,7 +111,10 @@ if (!adminUrl) {
   const embedded = await startEmbeddedPostgres({
     dataDir: path.join(ROOT, ".data/bench-scan-pg"),
     persistent: false,
-    settings: PG_STATEMENTS ? ["-c", "shared_preload_libraries=pg_stat_statements", "-c", "pg_stat_statements.track=all"] : [],
+    settings: [
+      ...(PG_STATEMENTS ? ["-c", "shared_preload_libraries=pg_stat_statements", "-c", "pg_stat_statements.track=all"] : []),
+      ...PG_SETTINGS.flatMap((s) => ["-c", s]),
+    ],
   });
   adminUrl = embedded.adminUrl;
   stopDatabase = () => embedded.stop();
@@ -147,6 +156,12 @@ for (const [index, size] of SIZES.entries()) {
     await admin.end();
     const databaseUrl = await createDatabaseIfMissing(adminUrl, "offer_book_bench_scan");
     await migrateDatabase(databaseUrl);
+    const { BENCH_SQL: variantSql, ...workerEnv } = variant.env;
+    if (variantSql) {
+      const db = postgres(databaseUrl, { max: 1, onnotice: () => {} });
+      await db.unsafe(readFileSync(path.resolve(variantSql), "utf8"));
+      await db.end();
+    }
     if (PG_STATEMENTS) {
       const db = postgres(databaseUrl, { max: 1, onnotice: () => {} });
       await db.unsafe("create extension if not exists pg_stat_statements; select pg_stat_statements_reset()");
@@ -182,7 +197,7 @@ for (const [index, size] of SIZES.entries()) {
         ...(PROFILE_DIR ? ["--cpu-prof", `--cpu-prof-dir=${PROFILE_DIR}`, `--cpu-prof-name=worker-${size}${variant.name ? `-${variant.name}-${run}` : ""}.cpuprofile`] : []),
         "scripts/worker.mjs",
       ],
-      { DATABASE_URL: databaseUrl, ...cluster.env, LOG_LEVEL: "warn", SCAN_INTERVAL_MS: process.env.SCAN_INTERVAL_MS ?? "1000", ...variant.env },
+      { DATABASE_URL: databaseUrl, ...cluster.env, LOG_LEVEL: "warn", SCAN_INTERVAL_MS: process.env.SCAN_INTERVAL_MS ?? "1000", ...workerEnv },
       null,
     );
     let peak = 0;

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import postgres from "postgres";
 import { WORKER_ARGS } from "../../scripts/worker-command";
+import { until } from "./until";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -31,12 +32,7 @@ export function startWorker(env: Record<string, string>): WorkerProcess {
 
 /** Polls until `check` returns true, or fails with `describe()` after the timeout. */
 export async function waitFor(check: () => Promise<boolean>, timeoutMs: number, describe: () => string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 150));
-  }
-  throw new Error(`timed out after ${timeoutMs} ms: ${describe()}`);
+  await until("the condition", async () => (await check()) || undefined, { withinMs: timeoutMs, everyMs: 150, detail: describe });
 }
 
 /**

@@ -24,6 +24,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LocalCluster, startLocalCluster } from "../../../local/cluster/index";
 import { ata, JUP } from "./wallet-helpers";
+import { until } from "../../helpers/until";
 
 // The local cluster driven by @solana/kit, a second client beside web3.js:
 // every call its RPC offers that the cluster serves, with the shapes its
@@ -54,16 +55,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await cluster?.stop();
 });
-
-async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, ms = 5_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 function transferInstruction(from: Address, to: Address, amount: bigint): Instruction {
   const data = new Uint8Array(12);

@@ -4,6 +4,7 @@ import WebSocket from "ws";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type LocalCluster, startLocalCluster } from "../../../local/cluster/index";
 import { MEMO_PROGRAM } from "../../../local/cluster/transaction-executor";
+import { until } from "../../helpers/until";
 
 // The local cluster's PubSub WebSocket, driven by @solana/web3.js's own
 // Connection (onLogs, onSignature, onSlotChange, confirmTransaction): what it
@@ -31,16 +32,6 @@ function connect(options: { wsEndpoint?: string } = {}): Connection {
   const connection = new Connection(cluster.url, { commitment: "confirmed", ...options });
   connections.push(connection);
   return connection;
-}
-
-async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, ms = 60_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 /** Subscriptions the cluster holds, as its admin route reports them. */

@@ -2,6 +2,7 @@ import { Connection, type AccountInfo, Keypair, SolanaJSONRPCError, SystemProgra
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LocalCluster, startLocalCluster } from "../../../local/cluster/index";
 import { ata, JUP, rpcCall } from "./wallet-helpers";
+import { until } from "../../helpers/until";
 
 // getParsedTransaction, getBlock / getParsedBlock and onAccountChange through
 // @solana/web3.js, whose superstruct schemas check every field of the
@@ -23,16 +24,6 @@ afterAll(async () => {
   socket.close();
   await cluster?.stop();
 });
-
-async function until<T>(what: string, probe: () => T | undefined | false | Promise<T | undefined | false>, ms = 5_000): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined && value !== false) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 const isParsed = (ix: ParsedInstruction | PartiallyDecodedInstruction): ix is ParsedInstruction => "parsed" in ix;
 

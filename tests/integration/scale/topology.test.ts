@@ -14,6 +14,7 @@ import { jsonClient } from "../../helpers/server";
 import { openStream } from "../../helpers/sse";
 import { expectIndexMatchesLedger } from "../worker/expected-index";
 import { expectSameStreamOpening, expectSameThroughProxy } from "./proxy-owned";
+import { until as untilValue } from "../../helpers/until";
 
 // The scale topology's drills (docs/scale.md), on the real engines: nginx,
 // PgBouncer, a streaming replica, Redis, two web processes, two workers.
@@ -31,20 +32,9 @@ function missingEngine(): string | null {
 const missing = missingEngine();
 if (missing && process.env.OFFER_BOOK_SCALE_ENGINES !== "required") console.warn(`tests/integration/scale skipped: ${missing}`);
 
-async function until<T>(what: string, probe: () => Promise<T | undefined | false>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await probe();
-      if (value !== undefined && value !== false) return value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline) throw new Error(`${what}: not within ${timeoutMs} ms${last ? ` (${(last as Error).message})` : ""}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** The stack's servers stop and start under these tests: a probe that fails is asked again. */
+const until = <T>(what: string, probe: () => Promise<T | undefined | false>, withinMs?: number) =>
+  untilValue(what, probe, { withinMs, retryErrors: true });
 
 async function replicaServing(url: string): Promise<number> {
   const text = await (await fetch(`${url}/metrics`)).text();

@@ -8,6 +8,7 @@ import { addressOf, fillFixture, offerFixture, USDC } from "../../helpers/fixtur
 import { ask, comparable, parityRequests, type Seen } from "../../helpers/parity";
 import { startWebServer, type WebServer } from "../../helpers/server";
 import { ensureProductionBuild } from "../../setup/next-build";
+import { until } from "../../helpers/until";
 
 // The web launcher answers /v1 from the route table on node:http; `next
 // start` answers it through the same table's Next route handlers. Both must
@@ -42,17 +43,15 @@ async function startNext(env: Record<string, string>): Promise<{ child: ChildPro
   child.stdout?.on("data", (d) => (output += d));
   child.stderr?.on("data", (d) => (output += d));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}:\n${output}`);
-    try {
-      await ask(url, "/v1");
-      return { child, url };
-    } catch {
-      if (Date.now() > deadline) throw new Error(`next start did not answer within 60 s:\n${output}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
+  await until(
+    "next start answering",
+    async () => {
+      if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}:\n${output}`);
+      return ask(url, "/v1").then(() => true, () => undefined);
+    },
+    { everyMs: 100, detail: () => output },
+  );
+  return { child, url };
 }
 
 beforeAll(async () => {

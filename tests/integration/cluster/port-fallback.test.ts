@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { type LocalCluster, startLocalCluster } from "../../../local/cluster/index";
 import { portOutsideEphemeralRange } from "../../helpers/reserved-port";
+import { until } from "../../helpers/until";
 
 // The local cluster takes its ports by binding them. With no port asked for,
 // the preferred pair (8899 and 8900 by default) is only preferred: a pair in
@@ -49,14 +50,17 @@ function localnet(preferred: number): { child: ChildProcess; output: () => strin
   return { child, output: () => output };
 }
 
-async function listening(run: { child: ChildProcess; output: () => string }): Promise<{ port: number; wsPort: number }> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const match = /local cluster listening on http:\/\/127\.0\.0\.1:(\d+), WebSocket ws:\/\/127\.0\.0\.1:(\d+)/.exec(run.output());
-    if (match) return { port: Number(match[1]), wsPort: Number(match[2]) };
-    if (run.child.exitCode !== null || Date.now() > deadline) throw new Error(`the cluster did not come up:\n${run.output()}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+function listening(run: { child: ChildProcess; output: () => string }): Promise<{ port: number; wsPort: number }> {
+  return until(
+    "the cluster listening",
+    () => {
+      const match = /local cluster listening on http:\/\/127\.0\.0\.1:(\d+), WebSocket ws:\/\/127\.0\.0\.1:(\d+)/.exec(run.output());
+      if (match) return { port: Number(match[1]), wsPort: Number(match[2]) };
+      if (run.child.exitCode !== null) throw new Error(`the cluster exited before listening:\n${run.output()}`);
+      return undefined;
+    },
+    { detail: run.output },
+  );
 }
 
 describe("a cluster whose port was not asked for", () => {

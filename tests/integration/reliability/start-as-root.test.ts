@@ -7,6 +7,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { freePort } from "../../../platform/postgres/embedded";
 import { portOutsideEphemeralRange } from "../../helpers/reserved-port";
 import { ensureProductionBuild } from "../../setup/next-build";
+import { until } from "../../helpers/until";
 
 // Root running `npm start` from a checkout in a 0700 directory (a clone under
 // /root): the embedded PostgreSQL runs as the `postgres` system user, which
@@ -47,11 +48,12 @@ describe.skipIf(!asRoot)("npm start as root from a 0700 directory", () => {
     child.stderr.on("data", (d) => (output += d));
     const exited = new Promise((resolve) => child.on("exit", resolve));
     try {
-      let status: number | undefined;
-      for (let i = 0; i < 240 && status !== 200 && child.exitCode === null; i++) {
-        await new Promise((r) => setTimeout(r, 250));
-        status = await fetch(`http://127.0.0.1:${port}/v1/stats`).then((r) => r.status, () => undefined);
-      }
+      // Serving, or exited (which the expectation then shows with its output).
+      const status = await until(
+        "the start serving /v1/stats",
+        async () => (child.exitCode !== null ? "exited" : await fetch(`http://127.0.0.1:${port}/v1/stats`).then((r) => (r.status === 200 ? r.status : undefined), () => undefined)),
+        { everyMs: 250, detail: () => output },
+      );
       expect(status, output).toBe(200);
       const dataDir = readlinkSync(path.join(clone, ".data/pg"));
       leftovers.push(path.dirname(dataDir));

@@ -5,7 +5,7 @@ export interface UntilOptions {
   everyMs?: number;
   /** Ask again when the probe throws (a server still starting or restarting), and report its last error. */
   retryErrors?: boolean;
-  /** What to add to the failure: a process's output, say. */
+  /** What to add to the failure, a process's output say: its last 4,000 characters, where a failure's cause is. */
   detail?: () => string;
 }
 
@@ -31,7 +31,7 @@ export async function until<T>(
     }
     if (Date.now() > deadline) {
       const cause = lastError instanceof Error ? ` (last error: ${lastError.message})` : "";
-      throw new Error(`timed out after ${withinMs} ms waiting for ${what}${cause}${detail ? `:\n${detail()}` : ""}`);
+      throw new Error(`timed out after ${withinMs} ms waiting for ${what}${cause}${detail ? `:\n${detail().slice(-4000)}` : ""}`);
     }
     await new Promise((resolve) => setTimeout(resolve, everyMs));
   }

@@ -156,15 +156,15 @@ for (const [index, size] of SIZES.entries()) {
     await admin.end();
     const databaseUrl = await createDatabaseIfMissing(adminUrl, "offer_book_bench_scan");
     await migrateDatabase(databaseUrl);
+    // The fresh database's extra SQL: the variant's schema file, then the statements' counters.
     const { BENCH_SQL: variantSql, ...workerEnv } = variant.env;
-    if (variantSql) {
+    const setup = [
+      ...(variantSql ? [readFileSync(path.resolve(variantSql), "utf8")] : []),
+      ...(PG_STATEMENTS ? ["create extension if not exists pg_stat_statements; select pg_stat_statements_reset()"] : []),
+    ];
+    if (setup.length > 0) {
       const db = postgres(databaseUrl, { max: 1, onnotice: () => {} });
-      await db.unsafe(readFileSync(path.resolve(variantSql), "utf8"));
-      await db.end();
-    }
-    if (PG_STATEMENTS) {
-      const db = postgres(databaseUrl, { max: 1, onnotice: () => {} });
-      await db.unsafe("create extension if not exists pg_stat_statements; select pg_stat_statements_reset()");
+      for (const statements of setup) await db.unsafe(statements);
       await db.end();
     }
     const live = index === 0 && run === 0 && LIVE_SECONDS > 0;

@@ -1,3 +1,5 @@
+import { sleep } from "../../lib/resilience";
+
 export interface UntilOptions {
   /** How long the condition has to come true (60 s: generous, since a loaded CI machine is slow, not wrong). */
   withinMs?: number;
@@ -33,6 +35,6 @@ export async function until<T>(
       const cause = lastError instanceof Error ? ` (last error: ${lastError.message})` : "";
       throw new Error(`timed out after ${withinMs} ms waiting for ${what}${cause}${detail ? `:\n${detail().slice(-4000)}` : ""}`);
     }
-    await new Promise((resolve) => setTimeout(resolve, everyMs));
+    await sleep(everyMs);
   }
 }

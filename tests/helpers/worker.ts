@@ -32,7 +32,7 @@ export function startWorker(env: Record<string, string>): WorkerProcess {
 
 /** Polls until `check` returns true, or fails with `describe()` after the timeout. */
 export async function waitFor(check: () => Promise<boolean>, timeoutMs: number, describe: () => string): Promise<void> {
-  await until("the condition", async () => (await check()) || undefined, { withinMs: timeoutMs, everyMs: 150, detail: describe });
+  await until("the condition", check, { withinMs: timeoutMs, everyMs: 150, detail: describe });
 }
 
 /**

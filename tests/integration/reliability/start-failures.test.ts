@@ -241,13 +241,13 @@ describe("an npm start's life", () => {
 
     // 1. The port beside the default cluster port (standing in for 8900 beside 8899) is taken: another pair is used, and said so.
     const first = startProcess(env);
-    await until("the first start serving /v1/stats", async () => (await statsStatus(port)) === 200 || undefined, { detail: first.output });
+    await until("the first start serving /v1/stats", async () => (await statsStatus(port)) === 200, { detail: first.output });
     const moved = new RegExp(`port ${heldAfterFree.port} is taken \\(another Solana validator\\?\\): the local cluster listens on (\\d+) and its WebSocket on (\\d+) instead`).exec(first.output());
     expect(moved, first.output()).not.toBeNull();
     expect(Number(moved![2])).toBe(Number(moved![1]) + 1);
-    await until("the worker scanning the moved cluster", () => first.output().includes(`"rpc":"http://127.0.0.1:${moved![1]}"`) || undefined, { detail: first.output });
+    await until("the worker scanning the moved cluster", () => first.output().includes(`"rpc":"http://127.0.0.1:${moved![1]}"`), { detail: first.output });
     // Caught up over that RPC, the worker follows the local Yellowstone stream npm start serves beside the cluster (GEYSER_URL passed on).
-    await until("the worker following the Geyser stream", () => first.output().includes("caught up with the chain; following the Geyser stream") || undefined, { detail: first.output });
+    await until("the worker following the Geyser stream", () => first.output().includes("caught up with the chain; following the Geyser stream"), { detail: first.output });
 
     // 2. A second start from the same checkout: one line saying where the first runs.
     const second = await npm(["start"], await startPorts());
@@ -257,26 +257,26 @@ describe("an npm start's life", () => {
     const worker = childrenOf(first.child.pid!).find((c) => c.args.includes("worker.mjs"))!;
     expect(worker).toBeDefined();
     process.kill(worker.pid, "SIGKILL");
-    await until("the restart line", () => /the worker was killed by SIGKILL; restarting it in 1 s \(the rest keeps running\)/.test(first.output()) || undefined, { detail: first.output });
+    await until("the restart line", () => /the worker was killed by SIGKILL; restarting it in 1 s \(the rest keeps running\)/.test(first.output()), { detail: first.output });
     expect(await statsStatus(port)).toBe(200);
-    await until("a new worker caught up", () => first.output().split('"msg":"caught up with the chain').length > 2 || undefined, { detail: first.output });
+    await until("a new worker caught up", () => first.output().split('"msg":"caught up with the chain').length > 2, { detail: first.output });
 
     // 4. kill -9 of npm start itself: its worker and web stop by themselves; the embedded PostgreSQL is left, orphaned.
     const parts = childrenOf(first.child.pid!).filter((c) => c.args.includes("worker.mjs") || c.args.includes("web.mjs"));
     expect(parts.length).toBe(2);
     first.child.kill("SIGKILL");
-    await until("the parts of the killed start exiting", () => parts.every((p) => !alive(p.pid)) || undefined, { detail: first.output });
+    await until("the parts of the killed start exiting", () => parts.every((p) => !alive(p.pid)), { detail: first.output });
     const orphan = readPostmasterPid(path.join(DATA_DIR, "pg"));
     expect(orphan && isPostgresProcess(orphan.pid)).toBe(true);
 
     // 5. Started again over what the killed one left: the orphan is stopped, the new start serves.
     const again = startProcess({ ...env, LOCALNET_PORT: String(await portOutsideEphemeralRange()) });
-    await until("the second start serving /v1/stats", async () => (await statsStatus(port)) === 200 || undefined, { detail: again.output });
+    await until("the second start serving /v1/stats", async () => (await statsStatus(port)) === 200, { detail: again.output });
     expect(again.output()).toMatch(/an earlier npm start \(pid \d+\) was killed without stopping/);
     expect(again.output()).toContain(`stopping the embedded PostgreSQL (pid ${orphan!.pid}) an earlier npm start left running`);
     expect(alive(orphan!.pid)).toBe(false);
     // The web serves before the worker has loaded: a SIGTERM then ends it before its handler exists, with no "stopped" to show.
-    await until("the second start's worker scanning", () => again.output().includes('"msg":"scanning"') || undefined, { detail: again.output });
+    await until("the second start's worker scanning", () => again.output().includes('"msg":"scanning"'), { detail: again.output });
 
     // 6. SIGTERM: the worker finishes its batch, everything stops, exit 0, nothing left behind.
     const children = childrenOf(again.child.pid!);

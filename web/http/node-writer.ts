@@ -33,23 +33,44 @@ export function headersOf(req: IncomingMessage): RequestHeaders {
   };
 }
 
-/** An ApiRequest over node:http; its abort signal is made only when asked for (the stream). */
-export function apiRequestOf(req: IncomingMessage, res: ServerResponse, url: URL, params: Record<string, string>): ApiRequest {
-  let controller: AbortController | undefined;
-  return {
-    method: req.method ?? "GET",
-    url,
-    headers: headersOf(req),
-    params,
-    get signal() {
-      if (!controller) {
-        const made = (controller = new AbortController());
-        res.once("close", () => made.abort());
-      }
-      return controller.signal;
-    },
-  };
+/**
+ * An ApiRequest over node:http; its abort signal is made only when asked for
+ * (the stream). A class with the getter on its prototype, not an object
+ * literal with a `get signal()`: V8 gives each such literal an accessor of
+ * its own (the object in dictionary mode), and until the next full
+ * collection the young generation's collections kept the getter's closure
+ * alive, and with it everything it reaches: the response, the request, the
+ * socket's buffers. Every /v1 request's objects were promoted so (some 3 KB
+ * a request, 2.3 MB a scavenge): scavenges of 4-6 ms instead of under 1, and
+ * the no-op route served a third fewer requests (docs/benchmarks-api.md,
+ * session 27).
+ */
+class NodeApiRequest implements ApiRequest {
+  private controller: AbortController | undefined;
+  readonly method: string;
+  readonly headers: RequestHeaders;
+
+  constructor(
+    req: IncomingMessage,
+    private readonly res: ServerResponse,
+    readonly url: URL,
+    readonly params: Record<string, string>,
+  ) {
+    this.method = req.method ?? "GET";
+    this.headers = headersOf(req);
+  }
+
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      const made = (this.controller = new AbortController());
+      this.res.once("close", () => made.abort());
+    }
+    return this.controller.signal;
+  }
 }
+
+export const apiRequestOf = (req: IncomingMessage, res: ServerResponse, url: URL, params: Record<string, string>): ApiRequest =>
+  new NodeApiRequest(req, res, url, params);
 
 /** Whether the client takes gzip (a q=0 refuses it). */
 function acceptsGzip(header: string | undefined): boolean {

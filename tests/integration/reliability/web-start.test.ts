@@ -41,7 +41,7 @@ describe("npm run web start failures are one line and a non-zero exit", () => {
 
 // Node 24's V8 sizes the young generation 4x Node 20's and no longer gives a
 // quiet server's freed pages back; the launcher keeps the young generation's
-// semi-spaces between 32 and 64 MB and exposes the collector for platform/idle-memory.ts
+// semi-spaces between 16 and 32 MB and exposes the collector for platform/idle-memory.ts
 // (scripts/web.mjs, docs/benchmarks-api.md "Memory") by starting the same
 // process again with the flags: same pid, still serving.
 describe("the web's V8 flags", () => {
@@ -55,10 +55,10 @@ describe("the web's V8 flags", () => {
     await database?.drop();
   });
 
-  it(`keeps semi-spaces of 32 to 64 MB with the collector exposed (for giving idle memory back) on Node 24, and left at V8's defaults on older Nodes (this is ${process.version})`, async () => {
+  it(`keeps semi-spaces of 16 to 32 MB with the collector exposed (for giving idle memory back) on Node 24, and left at V8's defaults on older Nodes (this is ${process.version})`, async () => {
     const server = await startWebServer({ DATABASE_URL: database.url });
     try {
-      expect(flagsOf(server.pid)).toEqual(NODE24 ? ["--max-semi-space-size=64", "--min-semi-space-size=32", "--expose-gc"] : []);
+      expect(flagsOf(server.pid)).toEqual(NODE24 ? ["--max-semi-space-size=32", "--min-semi-space-size=16", "--expose-gc"] : []);
       expect((await server.get("/v1")).status).toBe(200);
     } finally {
       await server.stop();

@@ -74,7 +74,9 @@ async function profile(label: string, args: string[], env: Record<string, string
   const exited = new Promise((r) => child.once("exit", r));
   child.kill("SIGTERM");
   await exited;
-  const file = readdirSync(dir).find((f) => f.endsWith(".cpuprofile"));
+  // The last written: on Node 24 scripts/web.mjs replaces its process with one given V8 flags (process.execve), and
+  // the first process, gone before it served anything, leaves a profile of its own, named a moment earlier.
+  const file = readdirSync(dir).filter((f) => f.endsWith(".cpuprofile")).sort().at(-1);
   if (!file) throw new Error(`${label}: no profile written in ${dir}`);
   const { nodes, samples, timeDeltas, endTime } = JSON.parse(readFileSync(path.join(dir, file), "utf8")) as {
     nodes: ProfileNode[];

@@ -49,21 +49,22 @@ function untilServing(child: ChildProcess, output: () => string): Promise<void> 
  * The production web server (`npm run web`: Next.js behind web/launcher.ts) as
  * its own process, on a port outside the kernel's ephemeral range (one drawn
  * from it could meanwhile be any connection's source port); another port
- * when a parallel suite took that one first.
+ * when a parallel suite took that one first. `nodeArgs` go to its Node before
+ * the launcher (kept when the launcher starts its process again on Node 24).
  */
-export async function startWebServer(env: Record<string, string>): Promise<WebServer> {
+export async function startWebServer(env: Record<string, string>, nodeArgs: string[] = []): Promise<WebServer> {
   await ensureProductionBuild();
   for (let attempt = 1; ; attempt++) {
     try {
-      return await spawnWebServer(env, await portOutsideEphemeralRange());
+      return await spawnWebServer(env, await portOutsideEphemeralRange(), nodeArgs);
     } catch (error) {
       if (attempt === 3 || !/port \d+ is already in use/.test(String(error))) throw error;
     }
   }
 }
 
-async function spawnWebServer(env: Record<string, string>, port: number): Promise<WebServer> {
-  const child = spawn(process.execPath, [WEB_LAUNCHER], {
+async function spawnWebServer(env: Record<string, string>, port: number, nodeArgs: string[]): Promise<WebServer> {
+  const child = spawn(process.execPath, [...nodeArgs, WEB_LAUNCHER], {
     cwd: ROOT,
     env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", LOG_LEVEL: "silent", ...env, PORT: String(port), HOST: "127.0.0.1" },
     stdio: ["ignore", "pipe", "pipe"],

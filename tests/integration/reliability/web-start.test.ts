@@ -75,4 +75,23 @@ describe("the web's V8 flags", () => {
       await server.stop();
     }
   });
+
+  // ioredis 6 defined `class VerbatimString extends String` as it loaded: the
+  // web's decimal code then ran some 40% slower than the bare server's
+  // (docs/benchmarks-api.md, session 29). Redis configured, so that its client connects.
+  it.runIf(NODE24)("keeps V8's fast path for strings: nothing the web loads extends String", async () => {
+    const probe = path.resolve(import.meta.dirname, "../../helpers/string-protector-probe.mjs");
+    const env = { DATABASE_URL: database.url, REDIS_URL: process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379" };
+    const server = await startWebServer(env, ["--allow-natives-syntax", "--import", probe]);
+    let stopped = false;
+    try {
+      const candles = "/v1/candles?tokenMint=So11111111111111111111111111111111111111112&paymentMint=EPjFWdd5AufqSSqeM2qN1xzybapC8G4wEGGkZwyTDt1v&resolution=1h&invert=true";
+      expect((await server.get(candles)).status).toBe(200);
+      await server.stop();
+      stopped = true;
+      expect(server.output()).toContain("string wrapper protector: true");
+    } finally {
+      if (!stopped) await server.stop();
+    }
+  });
 });

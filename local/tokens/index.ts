@@ -1,2 +1,3 @@
 export { startTokenStandin, type StandinMode, type StandinOptions, type StandinStats, type TokenStandin } from "./server";
-export { WELL_KNOWN, THIN_TOKENS, UNKNOWN_MINTS, jupiterToken, syntheticTokens, type JupiterToken, type TokenSpec } from "./data";
+export { WELL_KNOWN, THIN_TOKENS, UNKNOWN_MINTS, syntheticTokens } from "./catalog";
+export { jupiterToken, type JupiterToken, type TokenSpec } from "./jupiter-token";

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { numberSetting } from "../../platform/number-setting";
 import { requireFreePort } from "../../platform/ports";
 import { exitWithOneLine } from "../../platform/startup-error";
-import type { TokenSpec } from "./data";
+import type { TokenSpec } from "./jupiter-token";
 import { startTokenStandin } from "./server";
 
 // `npm run tokens:local`: the Jupiter-compatible stand-in on TOKENS_PORT (8787).

@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { sleep } from "../../lib/resilience";
-import { jupiterToken, THIN_TOKENS, WELL_KNOWN, type JupiterToken, type TokenSpec } from "./data";
+import { THIN_TOKENS, WELL_KNOWN } from "./catalog";
+import { jupiterToken, type JupiterToken, type TokenSpec } from "./jupiter-token";
 import { ICON_PATH_PREFIX, iconSvg, localIconPath } from "./icons";
 
 /**

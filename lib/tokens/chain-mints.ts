@@ -1,11 +1,9 @@
 import { unpackMint } from "@solana/spl-token";
 import { PublicKey } from "@solana/web3.js";
+import { TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from "../program/constants";
 import { retryWithin } from "../resilience";
 import { jsonRpc } from "../rpc/json-rpc";
 import { mintSafety, type MintSafety } from "./mint-safety";
-
-export const TOKEN_PROGRAM_ID = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
-export const TOKEN_2022_PROGRAM_ID = "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb";
 
 /** getMultipleAccounts accepts at most 100 keys per call. */
 export const MAX_ACCOUNTS_PER_CALL = 100;
@@ -30,10 +28,10 @@ export interface ChainMint {
 export function readMintAccount(account: { owner: string; data: Buffer } | null, slot: number): ChainMint | null {
   if (!account) return null;
   const { owner, data } = account;
-  if (owner !== TOKEN_PROGRAM_ID && owner !== TOKEN_2022_PROGRAM_ID) return null;
+  if (owner !== TOKEN_PROGRAM_ADDRESS && owner !== TOKEN_2022_PROGRAM_ADDRESS) return null;
   const isMint =
     data.length === MINT_SIZE ||
-    (owner === TOKEN_2022_PROGRAM_ID && data.length > ACCOUNT_TYPE_OFFSET && data[ACCOUNT_TYPE_OFFSET] === ACCOUNT_TYPE_MINT);
+    (owner === TOKEN_2022_PROGRAM_ADDRESS && data.length > ACCOUNT_TYPE_OFFSET && data[ACCOUNT_TYPE_OFFSET] === ACCOUNT_TYPE_MINT);
   const decimals = data[DECIMALS_OFFSET];
   if (!isMint || data[INITIALIZED_OFFSET] !== 1 || decimals === undefined) return null;
   const program = new PublicKey(owner);
@@ -41,7 +39,7 @@ export function readMintAccount(account: { owner: string; data: Buffer } | null,
   try {
     // The address only labels the result; the program id is checked against the owner.
     const mint = unpackMint(program, { owner: program, data, lamports: 0, executable: false }, program);
-    safety = { ...mintSafety(mint, owner === TOKEN_PROGRAM_ID ? "spl-token" : "token-2022"), slot };
+    safety = { ...mintSafety(mint, owner === TOKEN_PROGRAM_ADDRESS ? "spl-token" : "token-2022"), slot };
   } catch {
     safety = null;
   }

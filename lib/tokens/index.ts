@@ -16,5 +16,5 @@
 export { createTokenService } from "./service";
 export { UpstreamError, isUpstreamError, ChainUnavailable, isChainUnavailable, type UpstreamFailure } from "./errors";
 export type { Token, TokenSafety, TrendingItem, TrendingResult, TokenService, TokenServiceConfig, TokenServiceStats } from "./types";
-export { readMintAccount, createChainMintReader, TOKEN_PROGRAM_ID, TOKEN_2022_PROGRAM_ID, type ChainMint } from "./chain-mints";
+export { readMintAccount, createChainMintReader, type ChainMint } from "./chain-mints";
 export { MINT_RISKS, type MintRisk, type MintSafety } from "./mint-safety";

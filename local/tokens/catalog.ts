@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import { Keypair } from "@solana/web3.js";
+import { SYSTEM_PROGRAM_ADDRESS, TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from "../../lib/program/constants";
 import { localIconPath } from "./icons";
-import { TOKEN_2022_PROGRAM, TOKEN_PROGRAM, type TokenSpec } from "./jupiter-token";
+import type { TokenSpec } from "./jupiter-token";
 
 // The tokens the stand-in knows. Figures are realistic snapshots, not live
 // prices; the mints of the well-known tokens are their real mainnet mints.
@@ -252,7 +253,7 @@ export const WELL_KNOWN: TokenSpec[] = [
     organicScore: 84.1,
     isVerified: true,
     tags: ["community", "strict", "verified", "stablecoin", "token-2022"],
-    tokenProgram: TOKEN_2022_PROGRAM,
+    tokenProgram: TOKEN_2022_PROGRAM_ADDRESS,
     change24h: 0.002,
     buyVolume24h: 21_000_000,
     sellVolume24h: 20_400_000,
@@ -315,8 +316,8 @@ export const THIN_TOKENS: TokenSpec[] = [
  */
 export const UNKNOWN_MINTS = [
   "SysvarRent111111111111111111111111111111111",
-  "11111111111111111111111111111111",
-  TOKEN_PROGRAM,
+  SYSTEM_PROGRAM_ADDRESS,
+  TOKEN_PROGRAM_ADDRESS,
   "4yWud1WHV5ADJvVMPXnJShS5oWbxFa6Jo3hmyBkzsguy",
   "7iNRzt9zAutPM1tBD5ChQLmvf17RAqeyqVfBU1hWMLt5",
 ];

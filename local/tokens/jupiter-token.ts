@@ -1,9 +1,8 @@
+import { TOKEN_PROGRAM_ADDRESS } from "../../lib/program/constants";
+
 // One token as Jupiter's Tokens V2 API (`/tokens/v2/search`,
 // `/tokens/v2/{category}/{interval}`) returns it, filled in plausibly from
 // the few figures a TokenSpec gives. The tokens themselves are in catalog.ts.
-
-export const TOKEN_PROGRAM = "TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA";
-export const TOKEN_2022_PROGRAM = "TokenzQdBNbLqP5VEhdkAS6EPFLC1PHnBqCXEpPxuEb";
 
 export interface WindowStats {
   priceChange?: number;
@@ -118,7 +117,7 @@ export function jupiterToken(spec: TokenSpec): JupiterToken {
     name: spec.name,
     symbol: spec.symbol,
     decimals: spec.decimals,
-    tokenProgram: spec.tokenProgram ?? TOKEN_PROGRAM,
+    tokenProgram: spec.tokenProgram ?? TOKEN_PROGRAM_ADDRESS,
     organicScore,
     organicScoreLabel: label(organicScore),
     isVerified: spec.isVerified ?? false,

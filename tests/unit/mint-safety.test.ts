@@ -1,7 +1,8 @@
 import { ACCOUNT_SIZE, AccountLayout } from "@solana/spl-token";
 import { Keypair, PublicKey } from "@solana/web3.js";
 import { describe, expect, it } from "vitest";
-import { readMintAccount, TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../../lib/tokens/chain-mints";
+import { TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from "../../lib/program/constants";
+import { readMintAccount } from "../../lib/tokens/chain-mints";
 import { extensionTypes } from "../../lib/tokens/mint-safety";
 import { AccountState, mintAccountData } from "../helpers/mint-account";
 
@@ -15,8 +16,8 @@ const key = (seed: number) => new PublicKey(Buffer.alloc(32, seed));
 const [MINTER, FREEZER, FEE_SETTER, DELEGATE, HOOK, PAUSER] = [1, 2, 3, 4, 5, 6].map(key) as [PublicKey, PublicKey, PublicKey, PublicKey, PublicKey, PublicKey];
 const SLOT = 321;
 
-const token = (data: Buffer) => readMintAccount({ owner: TOKEN_PROGRAM_ID, data }, SLOT);
-const token2022 = (data: Buffer) => readMintAccount({ owner: TOKEN_2022_PROGRAM_ID, data }, SLOT);
+const token = (data: Buffer) => readMintAccount({ owner: TOKEN_PROGRAM_ADDRESS, data }, SLOT);
+const token2022 = (data: Buffer) => readMintAccount({ owner: TOKEN_2022_PROGRAM_ADDRESS, data }, SLOT);
 
 const NOTHING = { extensions: [], transferFee: null, permanentDelegate: null, transferHook: null, nonTransferable: false, defaultFrozen: false, pausable: null };
 

@@ -2,10 +2,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { AccountLayout, AccountState, ACCOUNT_SIZE } from "@solana/spl-token";
 import { Keypair, PublicKey } from "@solana/web3.js";
-import { TOKEN_2022_PROGRAM_ID, TOKEN_PROGRAM_ID } from "../../../../lib/tokens/chain-mints";
+import { SYSTEM_PROGRAM_ADDRESS, TOKEN_2022_PROGRAM_ADDRESS, TOKEN_PROGRAM_ADDRESS } from "../../../../lib/program/constants";
 import { mintAccountData, type MintSpec } from "../../../helpers/mint-account";
-
-const SYSTEM_PROGRAM = "11111111111111111111111111111111";
 
 interface Account {
   owner: string;
@@ -130,15 +128,15 @@ export async function startTestRpc(): Promise<TestRpc> {
     addMint(decimals, options = {}) {
       // One (MintCloseAuthority) extension: base mint, padding to 165, account type 1, TLV.
       if (options.token2022WithExtension) {
-        return add(TOKEN_2022_PROGRAM_ID, mintAccountData(mintSpec(decimals, { mintCloseAuthority: Keypair.generate().publicKey, ...options.mint })), options.address);
+        return add(TOKEN_2022_PROGRAM_ADDRESS, mintAccountData(mintSpec(decimals, { mintCloseAuthority: Keypair.generate().publicKey, ...options.mint })), options.address);
       }
       const program = (options.program ?? (options.mint ? "token-2022" : "token")) === "token-2022" ? "token-2022" : "spl-token";
-      return add(program === "token-2022" ? TOKEN_2022_PROGRAM_ID : TOKEN_PROGRAM_ID, mintAccountData(mintSpec(decimals, options.mint), program), options.address);
+      return add(program === "token-2022" ? TOKEN_2022_PROGRAM_ADDRESS : TOKEN_PROGRAM_ADDRESS, mintAccountData(mintSpec(decimals, options.mint), program), options.address);
     },
     setMint(address, spec, program = "token-2022") {
       const account = accounts.get(address);
       if (!account) throw new Error(`no account ${address}`);
-      const owner = program === "token-2022" ? TOKEN_2022_PROGRAM_ID : TOKEN_PROGRAM_ID;
+      const owner = program === "token-2022" ? TOKEN_2022_PROGRAM_ADDRESS : TOKEN_PROGRAM_ADDRESS;
       accounts.set(address, { ...account, owner, data: mintAccountData(spec, program === "token-2022" ? "token-2022" : "spl-token") });
     },
     addTokenAccount(mint) {
@@ -159,9 +157,9 @@ export async function startTestRpc(): Promise<TestRpc> {
         },
         data,
       );
-      return add(TOKEN_PROGRAM_ID, data);
+      return add(TOKEN_PROGRAM_ADDRESS, data);
     },
-    addSystemAccount: () => add(SYSTEM_PROGRAM, Buffer.alloc(0)),
+    addSystemAccount: () => add(SYSTEM_PROGRAM_ADDRESS, Buffer.alloc(0)),
     stop: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
